@@ -1,0 +1,596 @@
+"""Durchmarsch (Reinhard Staupe, KENDi 2023): a pure rules engine.
+
+The engine knows nothing of cameras, buttons or screens. It is driven by two
+kinds of event, a :class:`Throw` (the pip values of the dice thrown) and a
+:class:`Decision` (stop / continue), and answers every question the table asks:
+whose turn it is, which row, the target, how many dice to throw, whether a
+decision is due, every sheet, the winner, and which dice formed the target.
+
+Example::
+
+    >>> game = Durchmarsch(["Sarah", "Tim", "Maria"])
+    >>> game.target, game.dice_to_throw
+    (10, 8)
+    >>> result = game.throw([6, 4, 1, 2, 3, 5, 5, 2])
+    >>> result.success, result.formed_by
+    (True, (0, 1))
+    >>> game.phase
+    <Phase.DECIDE: 'decide'>
+    >>> game.decide("continue")
+    >>> game.target, game.dice_to_throw
+    (9, 7)
+
+Source of every rule: ``shared/rules/durchmarsch.md`` (the rulebook as this
+project implements it, with rulings R1-R8); the rulebook itself is kept in four
+languages in ``shared/seeds/durchmarsch-{de,en,fr,it}.txt``.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+__all__ = [
+    "ROWS",
+    "NUMBERS",
+    "MISTHROWS_TO_STRIKE",
+    "FULL_DICE",
+    "MIN_DICE",
+    "MIN_PLAYERS",
+    "MAX_PLAYERS",
+    "Phase",
+    "Decision",
+    "Throw",
+    "DecisionEvent",
+    "Row",
+    "Sheet",
+    "ThrowResult",
+    "Outcome",
+    "DurchmarschError",
+    "IllegalThrow",
+    "WrongDiceCount",
+    "BadDieValue",
+    "DecisionDue",
+    "DecisionNotDue",
+    "GameOver",
+    "NothingToUndo",
+    "Durchmarsch",
+    "form_target",
+    "uses_pair",
+]
+
+#: Rows on a sheet (rulebook, "Goal of the game").
+ROWS = 4
+#: Numbers in a row, crossed off from the 10 down to the 1.
+NUMBERS = 10
+#: The second misthrow in a row strikes it out (rulebook, "Misthrows").
+MISTHROWS_TO_STRIKE = 2
+#: Every turn starts with all 8 dice.
+FULL_DICE = 8
+#: "You never roll less than 5 dice" (rulebook, "Gameplay").
+MIN_DICE = 5
+#: Durchmarsch is for 2-4 players (ruling R8).
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+
+
+class Phase(str, enum.Enum):
+    """What the game waits for: a throw, a stop/continue decision, or nothing."""
+
+    ROLL = "roll"
+    DECIDE = "decide"
+    OVER = "over"
+
+
+class Decision(str, enum.Enum):
+    """The roller's choice after a success (rulebook, "Gameplay")."""
+
+    STOP = "stop"
+    CONTINUE = "continue"
+
+
+@dataclass(frozen=True)
+class Throw:
+    """A throw: the pip values (1-6) of the dice thrown, in any order."""
+
+    values: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class DecisionEvent:
+    """A stop/continue decision, as recorded on the event stack."""
+
+    decision: Decision
+
+
+Event = Throw | DecisionEvent
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of a sheet.
+
+    ``marked`` counts the numbers crossed off from the 10 down (0-10);
+    ``misthrows`` the misthrow boxes ticked (0-2). A row with two misthrows is
+    struck out (ruling R7: its marks stay on the sheet, but the row is dead).
+    """
+
+    marked: int = 0
+    misthrows: int = 0
+
+    @property
+    def struck(self) -> bool:
+        """True once the row has its second misthrow."""
+        return self.misthrows >= MISTHROWS_TO_STRIKE
+
+    @property
+    def complete(self) -> bool:
+        """True once every number 10...1 is crossed off."""
+        return self.marked >= NUMBERS
+
+    @property
+    def target(self) -> int | None:
+        """The first unmarked number (10...1), or None for a complete row."""
+        return None if self.complete else NUMBERS - self.marked
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A player's score sheet: four rows and the row the player plays now or next.
+
+    ``row`` is the index (0 = top) of the row the player plays now or next
+    (ruling R2: it moves at the moment of a misthrow).
+    """
+
+    name: str
+    rows: tuple[Row, ...] = (Row(),) * ROWS
+    row: int = 0
+
+    @property
+    def eliminated(self) -> bool:
+        """True when all four rows are struck out (rulebook, "Misthrows")."""
+        return all(r.struck for r in self.rows)
+
+    def to_dict(self) -> dict:
+        """The sheet as plain JSON-ready data (the replay format of issue 2)."""
+        return {
+            "name": self.name,
+            "row": self.row,
+            "eliminated": self.eliminated,
+            "rows": [
+                {"marked": r.marked, "misthrows": r.misthrows, "struck": r.struck}
+                for r in self.rows
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class ThrowResult:
+    """What one throw did.
+
+    ``formed_by`` holds the indices (into the thrown values) of the dice that
+    formed the target: two for targets 10-7, one for 6-1, empty on a misthrow.
+    """
+
+    player: int
+    row: int
+    target: int
+    values: tuple[int, ...]
+    formed_by: tuple[int, ...]
+    row_completed: bool = False
+    row_struck: bool = False
+    eliminated: bool = False
+
+    @property
+    def success(self) -> bool:
+        """True when the target was formed."""
+        return bool(self.formed_by)
+
+    @property
+    def misthrow(self) -> bool:
+        """True when the target could not be formed."""
+        return not self.formed_by
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How the game ended: the winner's seat index and why.
+
+    ``reason`` is ``"row"`` (a row completed, the player wins at once) or
+    ``"last"`` (every other player was eliminated).
+    """
+
+    winner: int
+    reason: str
+
+
+class DurchmarschError(Exception):
+    """Base class of every illegal event. The game state is left unchanged."""
+
+
+class IllegalThrow(DurchmarschError, ValueError):
+    """A throw that cannot be scored."""
+
+
+class WrongDiceCount(IllegalThrow):
+    """A throw with a number of dice other than the number due (8, 7, 6 or 5)."""
+
+    def __init__(self, got: int, due: int):
+        self.got = got
+        self.due = due
+        super().__init__(f"threw {got} dice, but {due} dice are due")
+
+
+class BadDieValue(IllegalThrow):
+    """A die value that is not a whole number 1-6."""
+
+
+class DecisionDue(DurchmarschError):
+    """A throw came while a stop/continue decision is due (ruling R6)."""
+
+
+class DecisionNotDue(DurchmarschError):
+    """A stop/continue decision came while none is due."""
+
+
+class GameOver(DurchmarschError):
+    """Any event after the game ended."""
+
+
+class NothingToUndo(DurchmarschError):
+    """Undo with no event on the stack."""
+
+
+def uses_pair(target: int) -> bool:
+    """True when ``target`` is formed by the sum of exactly two dice (10-7), else one die (6-1)."""
+    return target >= 7
+
+
+def form_target(values: Sequence[int], target: int) -> tuple[int, ...]:
+    """Find dice that form ``target`` (ruling R4).
+
+    Targets 10-7 need the sum of exactly two different dice; targets 6-1 need one
+    die showing the value. Returns the indices into ``values`` of the first dice
+    found (lowest indices first), or ``()`` when the target cannot be formed.
+
+    >>> form_target([1, 6, 3, 4], 10)
+    (1, 3)
+    >>> form_target([5, 5], 5)
+    (0,)
+    >>> form_target([5], 10)
+    ()
+    """
+    if uses_pair(target):
+        for i in range(len(values)):
+            for j in range(i + 1, len(values)):
+                if values[i] + values[j] == target:
+                    return (i, j)
+        return ()
+    for i, v in enumerate(values):
+        if v == target:
+            return (i,)
+    return ()
+
+
+def _check_values(values: Iterable[int]) -> tuple[int, ...]:
+    try:
+        vals = tuple(values)
+    except TypeError:
+        raise BadDieValue(f"a throw must be a list of die values, not {values!r}") from None
+    for v in vals:
+        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6:
+            raise BadDieValue(f"die value {v!r} is not a whole number 1-6")
+    return vals
+
+
+class Durchmarsch:
+    """A game of Durchmarsch for 2-4 players, driven by events.
+
+    ``players`` are the names in seating order (ruling R5); ``first`` is the
+    seat index of the first roller (the app draws it at random).
+
+    Every event is checked before it changes anything: an illegal one raises a
+    :class:`DurchmarschError` subclass with a clear message and leaves the state
+    exactly as it was. :meth:`undo` takes back the last event (the event stack
+    is :attr:`events`).
+
+    >>> g = Durchmarsch(["Sarah", "Tim"])
+    >>> g.throw([1, 1, 1, 1, 1, 1, 1, 2]).misthrow
+    True
+    >>> g.current_player, g.sheets[0].row
+    (1, 1)
+
+    Raises ``ValueError`` for fewer than 2 or more than 4 players (ruling R8),
+    an empty or repeated name, or a bad ``first``.
+    """
+
+    def __init__(self, players: Sequence[str], *, first: int = 0):
+        names = [str(p).strip() for p in players]
+        if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+            raise ValueError(
+                f"Durchmarsch is for {MIN_PLAYERS}-{MAX_PLAYERS} players, got {len(names)}"
+            )
+        if any(not n for n in names):
+            raise ValueError("every player needs a name")
+        if len(set(names)) != len(names):
+            raise ValueError(f"player names must differ: {names}")
+        if not isinstance(first, int) or not 0 <= first < len(names):
+            raise ValueError(f"first roller must be a seat index 0-{len(names) - 1}, got {first!r}")
+        self._names = tuple(names)
+        self._first = first
+        self._events: list[Event] = []
+        self._reset()
+
+    # -- state ------------------------------------------------------------
+    def _reset(self) -> None:
+        self._sheets = [Sheet(n) for n in self._names]
+        self._player = self._first
+        self._dice = FULL_DICE
+        self._phase = Phase.ROLL
+        self._outcome: Outcome | None = None
+        self._last: ThrowResult | None = None
+        self._turns = 1
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The player names in seating order."""
+        return self._names
+
+    @property
+    def first(self) -> int:
+        """Seat index of the first roller."""
+        return self._first
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Every accepted event, oldest first (the move stack)."""
+        return tuple(self._events)
+
+    @property
+    def sheets(self) -> tuple[Sheet, ...]:
+        """Every player's sheet, in seating order."""
+        return tuple(self._sheets)
+
+    @property
+    def phase(self) -> Phase:
+        """What the game waits for now."""
+        return self._phase
+
+    @property
+    def is_over(self) -> bool:
+        """True once somebody has won."""
+        return self._outcome is not None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The :class:`Outcome`, or None while the game goes on."""
+        return self._outcome
+
+    @property
+    def winner(self) -> str | None:
+        """The winner's name, or None while the game goes on."""
+        return None if self._outcome is None else self._names[self._outcome.winner]
+
+    @property
+    def current_player(self) -> int | None:
+        """Seat index of the roller, or None once the game is over."""
+        return None if self.is_over else self._player
+
+    @property
+    def current_row(self) -> int | None:
+        """Row index (0 = top) the roller plays, or None once the game is over."""
+        return None if self.is_over else self._sheets[self._player].row
+
+    @property
+    def target(self) -> int | None:
+        """The number the roller must form next (10...1), or None once over."""
+        if self.is_over:
+            return None
+        sheet = self._sheets[self._player]
+        return sheet.rows[sheet.row].target
+
+    @property
+    def dice_to_throw(self) -> int | None:
+        """How many dice the roller throws next (8, 7, 6 or 5), or None once over.
+
+        While a decision is due, this is the count for the next throw should the
+        roller continue.
+        """
+        if self.is_over:
+            return None
+        if self._phase is Phase.DECIDE:
+            return max(MIN_DICE, self._dice - 1)
+        return self._dice
+
+    @property
+    def decision_due(self) -> bool:
+        """True when the roller must say stop or continue."""
+        return self._phase is Phase.DECIDE
+
+    @property
+    def last_result(self) -> ThrowResult | None:
+        """The result of the most recent throw (None before the first)."""
+        return self._last
+
+    @property
+    def turn_number(self) -> int:
+        """How many turns have begun (1 at the start)."""
+        return self._turns
+
+    # -- events -----------------------------------------------------------
+    def throw(self, values: Iterable[int]) -> ThrowResult:
+        """Score a throw of the roller's dice.
+
+        ``values``: pip values 1-6, one per die thrown, in any order.
+
+        Raises :class:`GameOver` after the end, :class:`DecisionDue` while a
+        stop/continue decision is due, :class:`BadDieValue` for a value that is
+        not 1-6 and :class:`WrongDiceCount` when the count is not
+        :attr:`dice_to_throw`. The state is unchanged when it raises.
+        """
+        if self.is_over:
+            raise GameOver(f"the game is over: {self.winner} won")
+        if self._phase is Phase.DECIDE:
+            raise DecisionDue(
+                f"{self._names[self._player]} must decide stop or continue before throwing again"
+            )
+        vals = _check_values(values)
+        if len(vals) != self._dice:
+            raise WrongDiceCount(len(vals), self._dice)
+        result = self._apply_throw(vals)
+        self._events.append(Throw(vals))
+        return result
+
+    def decide(self, decision: Decision | str) -> None:
+        """Apply the roller's stop/continue decision after a success.
+
+        Raises :class:`GameOver` after the end, :class:`DecisionNotDue` when no
+        decision is due, ``ValueError`` for anything but stop/continue.
+        """
+        if self.is_over:
+            raise GameOver(f"the game is over: {self.winner} won")
+        try:
+            d = Decision(decision)
+        except ValueError:
+            raise ValueError(f"a decision is 'stop' or 'continue', not {decision!r}") from None
+        if self._phase is not Phase.DECIDE:
+            raise DecisionNotDue(
+                f"no decision is due: {self._names[self._player]} must throw {self._dice} dice"
+            )
+        self._apply_decision(d)
+        self._events.append(DecisionEvent(d))
+
+    def apply(self, event: Event) -> ThrowResult | None:
+        """Apply a recorded :class:`Throw` or :class:`DecisionEvent`."""
+        if isinstance(event, Throw):
+            return self.throw(event.values)
+        if isinstance(event, DecisionEvent):
+            self.decide(event.decision)
+            return None
+        raise TypeError(f"not a Durchmarsch event: {event!r}")
+
+    def undo(self) -> Event:
+        """Take back the last event and return it.
+
+        Raises :class:`NothingToUndo` when no event has been played.
+        """
+        if not self._events:
+            raise NothingToUndo("nothing to undo: no event has been played")
+        last = self._events.pop()
+        events = self._events
+        self._events = []
+        self._reset()
+        for e in events:
+            self.apply(e)
+        return last
+
+    def copy(self) -> "Durchmarsch":
+        """An independent game in the same state (events replayed)."""
+        g = Durchmarsch(self._names, first=self._first)
+        for e in self._events:
+            g.apply(e)
+        return g
+
+    # -- internals --------------------------------------------------------
+    def _apply_throw(self, vals: tuple[int, ...]) -> ThrowResult:
+        p = self._player
+        sheet = self._sheets[p]
+        row_idx = sheet.row
+        row = sheet.rows[row_idx]
+        target = row.target
+        assert target is not None  # a complete row ends the game at once
+        used = form_target(vals, target)
+        if used:
+            new_row = Row(row.marked + 1, row.misthrows)
+            self._set_row(p, row_idx, new_row)
+            if new_row.complete:
+                self._outcome = Outcome(p, "row")
+                self._phase = Phase.OVER
+                result = ThrowResult(p, row_idx, target, vals, used, row_completed=True)
+            else:
+                self._phase = Phase.DECIDE
+                result = ThrowResult(p, row_idx, target, vals, used)
+        else:
+            new_row = Row(row.marked, row.misthrows + 1)
+            self._set_row(p, row_idx, new_row)
+            sheet = self._sheets[p]
+            nxt = self._next_row(sheet, row_idx)
+            self._sheets[p] = Sheet(sheet.name, sheet.rows, nxt if nxt is not None else row_idx)
+            eliminated = self._sheets[p].eliminated
+            result = ThrowResult(
+                p, row_idx, target, vals, (), row_struck=new_row.struck, eliminated=eliminated
+            )
+            self._end_turn()
+        self._last = result
+        return result
+
+    def _apply_decision(self, d: Decision) -> None:
+        if d is Decision.STOP:
+            self._end_turn()
+        else:
+            self._dice = max(MIN_DICE, self._dice - 1)
+            self._phase = Phase.ROLL
+
+    def _set_row(self, p: int, idx: int, row: Row) -> None:
+        s = self._sheets[p]
+        rows = list(s.rows)
+        rows[idx] = row
+        self._sheets[p] = Sheet(s.name, tuple(rows), s.row)
+
+    @staticmethod
+    def _next_row(sheet: Sheet, idx: int) -> int | None:
+        """The next row below ``idx`` that is not struck, cyclically (rulings R1, R2).
+
+        If every other row is struck, the current row is kept while it still
+        lives; None when all four rows are struck.
+        """
+        for k in range(1, ROWS + 1):
+            j = (idx + k) % ROWS
+            if not sheet.rows[j].struck:
+                return j
+        return None
+
+    def _end_turn(self) -> None:
+        alive = [i for i, s in enumerate(self._sheets) if not s.eliminated]
+        if len(alive) == 1:
+            self._outcome = Outcome(alive[0], "last")
+            self._phase = Phase.OVER
+            return
+        n = len(self._sheets)
+        for k in range(1, n + 1):
+            j = (self._player + k) % n
+            if not self._sheets[j].eliminated:
+                self._player = j
+                break
+        self._dice = FULL_DICE
+        self._phase = Phase.ROLL
+        self._turns += 1
+
+    # -- views ------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """The state as plain JSON-ready data, in the replay output format of issue 2."""
+        players = [s.to_dict() for s in self._sheets]
+        turn = None
+        if not self.is_over:
+            turn = {
+                "player": self._names[self._player],
+                "row": self.current_row,
+                "target": self.target,
+                "dice": self.dice_to_throw,
+                "phase": self._phase.value,
+            }
+        return {
+            "players": players,
+            "winner": self.winner,
+            "finished": self.is_over,
+            "turn": turn,
+        }
+
+    def __repr__(self) -> str:
+        if self.is_over:
+            return f"<Durchmarsch over, winner={self.winner!r}>"
+        return (
+            f"<Durchmarsch roller={self._names[self._player]!r} row={self.current_row} "
+            f"target={self.target} dice={self._dice} phase={self._phase.value}>"
+        )
