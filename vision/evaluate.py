@@ -1,0 +1,138 @@
+"""Measure the dice reader on a labelled folder of photos.
+
+A labels file is JSON: a list of ``{"file": "<path relative to the labels
+file>", "values": [sorted true pip values], "category": "..."}`` (the format of
+``shared/photos/labels.json``; other keys are ignored).
+
+Per category it reports the exact-image rate (the multiset of values read
+equals the truth), die recall and die precision (dice matched by value, as
+multisets) and the median read time per image in milliseconds (decoding
+excluded).
+
+Example::
+
+    python -m vision.evaluate ../shared/photos/labels.json
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import time
+from collections import Counter, defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from .reader import UnreadableImage, load_image, read_dice
+
+__all__ = ["ImageResult", "load_labels", "evaluate", "summarise", "format_table"]
+
+
+@dataclass(frozen=True)
+class ImageResult:
+    """The reader's result on one labelled image."""
+
+    file: str
+    category: str
+    truth: tuple[int, ...]
+    read: tuple[int, ...]
+    ms: float
+    error: str | None = None
+
+    @property
+    def matched(self) -> int:
+        """Dice read with a true value (multiset intersection size)."""
+        return sum((Counter(self.truth) & Counter(self.read)).values())
+
+    @property
+    def exact(self) -> bool:
+        """True when the multiset of values read equals the truth."""
+        return self.error is None and sorted(self.truth) == sorted(self.read)
+
+
+def load_labels(path: str) -> list[dict]:
+    """Load and check a labels file; ``file`` entries become absolute paths.
+
+    Raises ``FileNotFoundError`` when it is missing and ``ValueError`` when it
+    is not a list of entries with ``file`` and ``values``.
+    """
+    with open(path, encoding="utf-8") as f:
+        try:
+            data = json.load(f)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"{path}: not JSON: {e}") from None
+    if not isinstance(data, list):
+        raise ValueError(f"{path}: a labels file is a JSON list")
+    base = os.path.dirname(os.path.abspath(path))
+    out = []
+    for i, e in enumerate(data):
+        if not isinstance(e, dict) or "file" not in e or "values" not in e:
+            raise ValueError(f"{path}: entry {i} needs 'file' and 'values'")
+        out.append({**e, "file": os.path.join(base, e["file"]), "category": e.get("category", "all")})
+    return out
+
+
+def _one(entry: dict) -> ImageResult:
+    import cv2
+
+    cv2.setNumThreads(1)
+    truth = tuple(sorted(entry["values"]))
+    try:
+        img = load_image(entry["file"])
+    except UnreadableImage as e:
+        return ImageResult(entry["file"], entry["category"], truth, (), 0.0, str(e))
+    t0 = time.perf_counter()
+    dice = read_dice(img)
+    ms = (time.perf_counter() - t0) * 1000
+    return ImageResult(entry["file"], entry["category"], truth, tuple(sorted(d.value for d in dice)), ms)
+
+
+def evaluate(entries: list[dict], *, workers: int = 1) -> list[ImageResult]:
+    """Read every labelled image; ``workers`` > 1 reads in parallel processes."""
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as ex:
+            return list(ex.map(_one, entries, chunksize=4))
+    return [_one(e) for e in entries]
+
+
+def summarise(results: list[ImageResult]) -> dict[str, dict]:
+    """Per-category figures: images, exact, recall, precision, median_ms."""
+    by = defaultdict(list)
+    for r in results:
+        by[r.category].append(r)
+    out = {}
+    for cat, rs in by.items():
+        true_n = sum(len(r.truth) for r in rs)
+        read_n = sum(len(r.read) for r in rs)
+        matched = sum(r.matched for r in rs)
+        out[cat] = {
+            "images": len(rs),
+            "exact": sum(r.exact for r in rs) / len(rs),
+            "recall": matched / true_n if true_n else 1.0,
+            "precision": matched / read_n if read_n else 1.0,
+            "median_ms": statistics.median(r.ms for r in rs),
+            "errors": sum(r.error is not None for r in rs),
+        }
+    return out
+
+
+def format_table(summary: dict[str, dict]) -> str:
+    """A Markdown table of :func:`summarise`'s figures."""
+    lines = [
+        "| category | images | exact-image rate | die recall | die precision | median ms |",
+        "|---|---|---|---|---|---|",
+    ]
+    for cat in sorted(summary):
+        s = summary[cat]
+        lines.append(
+            f"| {cat} | {s['images']} | {s['exact']:.3f} | {s['recall']:.3f} | {s['precision']:.3f} | {s['median_ms']:.1f} |"
+        )
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":  # pragma: no cover - developer shortcut
+    import sys
+
+    res = evaluate(load_labels(sys.argv[1]), workers=int(os.environ.get("WORKERS", "2")))
+    print(format_table(summarise(res)))

@@ -1,0 +1,416 @@
+"""Read the pips of real dice in a photo with classical OpenCV.
+
+The reader works in three steps:
+
+1. **Die faces.** The table is modelled as a smooth background (a large median
+   of the picture); dice stand out from it in colour or brightness. The
+   foreground is split into top faces: within each foreground blob the face is
+   the majority class of an Otsu split of its brightness, and touching faces
+   are separated along the distance transform of that face mask.
+2. **Pips.** Pips are the holes in a face: blobs of the minority class fully
+   enclosed by the face, round and of one size. This works for light dice with
+   dark pips and for dark or coloured dice with light pips alike.
+3. **Checks.** A face with 1-6 pips whose size and layout match a die face is a
+   die; the fit gives its confidence. Pip-like marks outside a face (a speck on
+   the table) are never counted, because they are not enclosed by a face.
+
+Example::
+
+    >>> import numpy as np
+    >>> from vision.reader import read_dice
+    >>> read_dice(np.zeros((480, 640, 3), np.uint8))
+    []
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+__all__ = [
+    "Die",
+    "ReaderConfig",
+    "UnreadableImage",
+    "read_dice",
+    "annotate",
+    "load_image",
+]
+
+
+class UnreadableImage(ValueError):
+    """An image that cannot be read: not a file, not an image, or the wrong shape."""
+
+
+@dataclass(frozen=True)
+class Die:
+    """One die read from an image.
+
+    ``value``: the pips on its top face, 1-6. ``center``: ``(x, y)`` pixels in
+    the input image. ``size``: the face's side length in pixels. ``corners``:
+    the face's four corner points, pixels ``(x, y)``, clockwise.
+    ``confidence``: 0-1, how well the face and its pips match a die face.
+    ``pips``: the pip centres, pixels ``(x, y)``.
+    """
+
+    value: int
+    center: tuple[float, float]
+    size: float
+    corners: tuple[tuple[float, float], ...]
+    confidence: float
+    pips: tuple[tuple[float, float], ...] = field(default=(), repr=False)
+
+    def to_dict(self) -> dict:
+        """JSON-ready form: value, center, size, corners, confidence (rounded)."""
+        return {
+            "value": self.value,
+            "center": [round(self.center[0], 1), round(self.center[1], 1)],
+            "size": round(self.size, 1),
+            "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
+            "confidence": round(self.confidence, 3),
+        }
+
+
+@dataclass(frozen=True)
+class ReaderConfig:
+    """Tunable numbers of the reader (plain data, like picamera2's configurations).
+
+    ``work_size``: the longer image side, pixels, the reader works at (larger
+    images are shrunk first). ``min_contrast``: the colour distance (Lab units)
+    a die must stand out from the table by. ``min_die``/``max_die``: the
+    plausible die side as a fraction of the longer image side.
+    """
+
+    work_size: int = 1024
+    min_contrast: float = 22.0
+    min_die: float = 0.012
+    max_die: float = 0.25
+    min_confidence: float = 0.3
+
+
+def load_image(path: str) -> np.ndarray:
+    """Read an image file as ``H×W×3 uint8 BGR``.
+
+    Raises :class:`UnreadableImage` when the file is missing or not an image.
+    """
+    data = np.fromfile(path, dtype=np.uint8) if _exists(path) else None
+    if data is None:
+        raise UnreadableImage(f"{path}: no such file")
+    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if img is None:
+        raise UnreadableImage(f"{path}: not an image OpenCV can decode")
+    return img
+
+
+def _exists(path: str) -> bool:
+    import os
+
+    return os.path.isfile(path)
+
+
+def _check_image(image: np.ndarray) -> np.ndarray:
+    if not isinstance(image, np.ndarray):
+        raise UnreadableImage(f"an image is a numpy array, not {type(image).__name__}")
+    if image.dtype != np.uint8:
+        raise UnreadableImage(f"an image is uint8, not {image.dtype}")
+    if image.ndim == 2:
+        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.ndim != 3 or image.shape[2] not in (3, 4):
+        raise UnreadableImage(f"an image is H×W×3 BGR, not shape {image.shape}")
+    if image.shape[2] == 4:
+        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    if min(image.shape[:2]) < 16:
+        raise UnreadableImage(f"image of {image.shape[1]}×{image.shape[0]} px is too small")
+    return image
+
+
+# --------------------------------------------------------------------------
+# The pipeline
+# --------------------------------------------------------------------------
+
+
+def read_dice(image: np.ndarray, config: ReaderConfig = ReaderConfig()) -> list[Die]:
+    """Read every die's top face in ``image``.
+
+    ``image``: ``H×W×3 uint8 BGR`` (grey ``H×W`` and BGRA are accepted too).
+    Returns the dice found, left to right; positions and sizes are pixels of
+    the input image. Raises :class:`UnreadableImage` for anything that is not
+    an image.
+    """
+    image = _check_image(image)
+    h, w = image.shape[:2]
+    scale = min(1.0, config.work_size / max(h, w))
+    work = image if scale == 1.0 else cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    dice = _read_work(work, config)
+    out = []
+    for d in dice:
+        s = 1.0 / scale
+        out.append(
+            Die(
+                value=d.value,
+                center=(d.center[0] * s, d.center[1] * s),
+                size=d.size * s,
+                corners=tuple((x * s, y * s) for x, y in d.corners),
+                confidence=d.confidence,
+                pips=tuple((x * s, y * s) for x, y in d.pips),
+            )
+        )
+    out.sort(key=lambda d: (d.center[0], d.center[1]))
+    return out
+
+
+def _foreground(lab: np.ndarray, config: ReaderConfig) -> np.ndarray:
+    """Pixels that differ from the smooth table background (uint8 0/255)."""
+    h, w = lab.shape[:2]
+    small = cv2.resize(lab, (max(8, w // 8), max(8, h // 8)), interpolation=cv2.INTER_AREA)
+    k = max(3, (max(small.shape[:2]) // 6) | 1)
+    bg = cv2.medianBlur(small, k)
+    bg = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+    diff = cv2.absdiff(lab, bg).astype(np.float32)
+    dist = np.sqrt(diff[..., 0] ** 2 * 1.0 + diff[..., 1] ** 2 * 2.0 + diff[..., 2] ** 2 * 2.0)
+    fg = (dist > config.min_contrast).astype(np.uint8) * 255
+    return fg
+
+
+def _read_work(img: np.ndarray, config: ReaderConfig) -> list[Die]:
+    h, w = img.shape[:2]
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    gray = lab[..., 0]
+    fg = _foreground(lab, config)
+    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    fg = _fill_holes(fg)
+    long_side = max(h, w)
+    min_area = (config.min_die * long_side) ** 2
+    max_area = (config.max_die * long_side) ** 2 * 6
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
+    dice: list[Die] = []
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        if area < min_area or area > max_area:
+            continue
+        pad = 2
+        x0, y0 = max(0, x - pad), max(0, y - pad)
+        x1, y1 = min(w, x + bw + pad), min(h, y + bh + pad)
+        comp = (labels[y0:y1, x0:x1] == i).astype(np.uint8) * 255
+        dice.extend(_read_blob(gray[y0:y1, x0:x1], comp, (x0, y0), config, long_side))
+    return dice
+
+
+def _fill_holes(mask: np.ndarray) -> np.ndarray:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(mask)
+    cv2.drawContours(out, contours, -1, 255, thickness=cv2.FILLED)
+    return out
+
+
+def _read_blob(gray: np.ndarray, comp: np.ndarray, offset, config: ReaderConfig, long_side: int) -> list[Die]:
+    """Find the faces and pips inside one foreground blob."""
+    vals = gray[comp > 0]
+    if vals.size < 20:
+        return []
+    thr, _ = cv2.threshold(vals.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    bright = ((gray > thr) & (comp > 0)).astype(np.uint8) * 255
+    dark = ((gray <= thr) & (comp > 0)).astype(np.uint8) * 255
+    nb, nd = int(np.count_nonzero(bright)), int(np.count_nonzero(dark))
+    face_mask, pip_mask = (bright, dark) if nb >= nd else (dark, bright)
+    faces = _split_faces(face_mask, config, long_side)
+    out = []
+    for face in faces:
+        d = _read_face(face, pip_mask, gray, offset, config, long_side)
+        if d is not None and d.confidence >= config.min_confidence:
+            out.append(d)
+    return out
+
+
+def _split_faces(face_mask: np.ndarray, config: ReaderConfig, long_side: int) -> list[np.ndarray]:
+    """Split a face mask into single faces (holes filled), one mask each."""
+    filled = _fill_holes(cv2.morphologyEx(face_mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(filled, connectivity=4)
+    min_area = (config.min_die * long_side) ** 2
+    faces = []
+    for i in range(1, n):
+        if stats[i, cv2.CC_STAT_AREA] < min_area:
+            continue
+        m = (labels == i).astype(np.uint8) * 255
+        faces.extend(_split_touching(m, min_area))
+    return faces
+
+
+def _split_touching(mask: np.ndarray, min_area: float) -> list[np.ndarray]:
+    """Split a mask of touching faces at the necks of its distance transform."""
+    area = int(np.count_nonzero(mask))
+    cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not cnts:
+        return []
+    hull = cv2.convexHull(max(cnts, key=cv2.contourArea))
+    solidity = area / max(1.0, cv2.contourArea(hull))
+    if solidity > 0.9:
+        return [mask]
+    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+    peak = float(dist.max())
+    for frac in (0.5, 0.6, 0.7):
+        cores = (dist > frac * peak).astype(np.uint8) * 255
+        n, labels = cv2.connectedComponents(cores, connectivity=8)
+        if n > 2:
+            break
+    if n <= 2:
+        return [mask]
+    markers = labels.astype(np.int32)
+    markers[(mask > 0) & (cores == 0)] = 0
+    markers[mask == 0] = n  # background marker
+    color = cv2.cvtColor(mask, cv2.COLOR_GRAY2BGR)
+    cv2.watershed(cv2.merge([255 - dist.astype(np.uint8)] * 3) if False else color, markers)
+    parts = []
+    for k in range(1, n):
+        m = ((markers == k) & (mask > 0)).astype(np.uint8) * 255
+        if np.count_nonzero(m) >= min_area * 0.5:
+            parts.append(m)
+    return parts or [mask]
+
+
+_ELLIPSE3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+
+def _top_face_pips(pips, face: np.ndarray, side: float):
+    """Keep the pips of the top face.
+
+    A die seen at an angle shows up to three faces. The top face's pips are the
+    largest and lie within half a face of the face's deepest point (the peak of
+    the distance transform); pips of side faces are foreshortened and lie
+    beyond its edge.
+    """
+    if len(pips) <= 1:
+        return pips
+    dist = cv2.distanceTransform(face, cv2.DIST_L2, 5)
+    _, peak, _, (px, py) = cv2.minMaxLoc(dist)
+    top_side = max(2.0 * peak, 1.0)
+    big = sorted((p[2] for p in pips), reverse=True)
+    ref = float(np.median(big[: max(1, min(3, len(big)))]))
+    keep = []
+    for x, y, a in pips:
+        if a < 0.4 * ref:
+            continue
+        if math.hypot(x - px, y - py) > 0.75 * top_side:
+            continue
+        keep.append((x, y, a))
+    return keep
+
+
+# Standard pip layouts on a unit face, centred at 0 (x right, y down).
+_LAYOUTS = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
+
+
+def _read_face(face: np.ndarray, pip_mask: np.ndarray, gray: np.ndarray, offset, config: ReaderConfig, long_side: int) -> Die | None:
+    cnts, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not cnts:
+        return None
+    cnt = max(cnts, key=cv2.contourArea)
+    rect = cv2.minAreaRect(cnt)
+    (cx, cy), (rw, rh), ang = rect
+    if min(rw, rh) < config.min_die * long_side or max(rw, rh) > config.max_die * long_side:
+        return None
+    aspect = min(rw, rh) / max(rw, rh)
+    face_area = cv2.contourArea(cnt)
+    fill = face_area / max(1.0, rw * rh)
+    side = math.sqrt(max(1.0, rw * rh))
+    # Pips: holes of the pip class inside this face.
+    inner = cv2.erode(face, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    holes = cv2.bitwise_and(pip_mask, inner)
+    # Glints on glossy pips leave bright specks inside them: close and fill.
+    holes = _fill_holes(cv2.morphologyEx(holes, cv2.MORPH_CLOSE, _ELLIPSE3))
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(holes, connectivity=8)
+    pips = []
+    for i in range(1, n):
+        a = stats[i, cv2.CC_STAT_AREA]
+        bw, bh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
+        rel = math.sqrt(a) / side
+        if rel < 0.06 or rel > 0.35:
+            continue
+        if min(bw, bh) / max(bw, bh) < 0.45:
+            continue
+        if a / float(bw * bh) < 0.45:
+            continue
+        pips.append((float(cents[i][0]), float(cents[i][1]), float(a)))
+    pips = _top_face_pips(pips, face, side)
+    if not 1 <= len(pips) <= 6:
+        return None
+    areas = np.array([p[2] for p in pips])
+    size_spread = float(areas.std() / max(1.0, areas.mean()))
+    conf = 1.0
+    conf *= max(0.0, min(1.0, (aspect - 0.5) / 0.35))
+    conf *= max(0.0, min(1.0, (fill - 0.5) / 0.3))
+    conf *= max(0.2, 1.0 - max(0.0, size_spread - 0.25))
+    conf *= _layout_fit(pips, (cx, cy), side, ang)
+    ox, oy = offset
+    box = cv2.boxPoints(rect)
+    corners = tuple((float(x + ox), float(y + oy)) for x, y in box)
+    return Die(
+        value=len(pips),
+        center=(cx + ox, cy + oy),
+        size=side,
+        corners=corners,
+        confidence=round(float(max(0.0, min(1.0, conf))), 3),
+        pips=tuple((x + ox, y + oy) for x, y, _ in pips),
+    )
+
+
+def _layout_fit(pips, center, side, angle) -> float:
+    """How well pip positions match the standard layout for their count (0-1)."""
+    n = len(pips)
+    pts = np.array([[p[0], p[1]] for p in pips], np.float64)
+    c = pts.mean(axis=0)
+    if n == 1:
+        off = np.linalg.norm(pts[0] - np.array(center)) / side
+        return float(max(0.0, 1.0 - max(0.0, off - 0.12) * 4))
+    # Spread of pips relative to the face: standard pips sit about 0.25 side from centre.
+    d = np.linalg.norm(pts - c, axis=1) / side
+    if n in (2, 3):
+        expect = 0.35  # diagonal
+    elif n in (4, 6):
+        expect = 0.35 if n == 4 else 0.33
+    else:
+        expect = 0.33
+    outer = d[d > 0.1]
+    if outer.size == 0:
+        return 0.3
+    err = abs(float(np.median(outer)) - expect) / expect
+    return float(max(0.2, 1.0 - max(0.0, err - 0.25) * 1.5))
+
+
+# --------------------------------------------------------------------------
+# Annotation
+# --------------------------------------------------------------------------
+
+
+def annotate(image: np.ndarray, dice: list[Die], *, highlight: tuple[int, ...] = ()) -> np.ndarray:
+    """Draw each die's outline, value and confidence on a copy of ``image``.
+
+    ``image``: ``H×W×3 uint8 BGR``; ``dice``: from :func:`read_dice` on that
+    image; ``highlight``: indices into ``dice`` drawn in a second colour (the
+    dice that formed the target). Returns a new ``H×W×3 uint8 BGR`` image.
+    """
+    out = _check_image(image).copy()
+    scale = max(out.shape[:2]) / 1000.0
+    thick = max(1, round(2 * scale))
+    for i, d in enumerate(dice):
+        colour = (0, 200, 255) if i in highlight else (60, 220, 60)
+        if d.confidence < 0.5:
+            colour = (0, 0, 255)
+        pts = np.array(d.corners, np.int32).reshape(-1, 1, 2)
+        cv2.polylines(out, [pts], True, colour, thick + (1 if i in highlight else 0), cv2.LINE_AA)
+        for px, py in d.pips:
+            cv2.circle(out, (round(px), round(py)), max(2, round(d.size * 0.05)), colour, -1, cv2.LINE_AA)
+        label = f"{d.value} {d.confidence:.2f}"
+        org = (round(d.center[0] - d.size / 2), round(d.center[1] - d.size / 2 - 4 * scale))
+        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale + 0.2, (0, 0, 0), thick + 2, cv2.LINE_AA)
+        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale + 0.2, colour, thick, cv2.LINE_AA)
+    return out
