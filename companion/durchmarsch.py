@@ -429,18 +429,27 @@ class Durchmarsch:
         not 1-6 and :class:`WrongDiceCount` when the count is not
         :attr:`dice_to_throw`. The state is unchanged when it raises.
         """
-        if self.is_over:
-            raise GameOver(f"the game is over: {self.winner} won")
-        if self._phase is Phase.DECIDE:
-            raise DecisionDue(
-                f"{self._names[self._player]} must decide stop or continue before throwing again"
-            )
+        self.expect_throw()
         vals = _check_values(values)
         if len(vals) != self._dice:
             raise WrongDiceCount(len(vals), self._dice)
         result = self._apply_throw(vals)
         self._events.append(Throw(vals))
         return result
+
+    def expect_throw(self) -> int:
+        """The number of dice due for a throw now.
+
+        Raises :class:`GameOver` after the end and :class:`DecisionDue` while a
+        stop/continue decision is due.
+        """
+        if self.is_over:
+            raise GameOver(f"the game is over: {self.winner} won")
+        if self._phase is Phase.DECIDE:
+            raise DecisionDue(
+                f"{self._names[self._player]} must decide stop or continue before throwing again"
+            )
+        return self._dice
 
     def decide(self, decision: Decision | str) -> None:
         """Apply the roller's stop/continue decision after a success.

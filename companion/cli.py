@@ -1,0 +1,180 @@
+"""The ``companion`` command.
+
+::
+
+    companion                         start the touchscreen app (same as: companion kiosk)
+    companion kiosk [--config F]      start the touchscreen app
+    companion read [--json] [--annotate DIR] IMAGE...
+    companion replay [--json] SCRIPT.jsonl...
+    companion eval-vision [--workers N] LABELS.json
+
+Exit codes: 0 fine; 1 an image could not be read (``read``) or labels are
+missing (``eval-vision``); 2 a script had an illegal or unreadable event
+(``replay``) or the command line was wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+__all__ = ["main", "build_parser"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argparse parser of the ``companion`` command."""
+    p = argparse.ArgumentParser(prog="companion", description="Physical-dice companion: reads dice, keeps score.")
+    sub = p.add_subparsers(dest="command")
+
+    k = sub.add_parser("kiosk", help="start the touchscreen app (the default)")
+    k.add_argument("--config", help="config file (TOML)")
+
+    r = sub.add_parser("read", help="read the dice in photos")
+    r.add_argument("--json", action="store_true", help="one JSON line per image")
+    r.add_argument("--annotate", metavar="DIR", help="write annotated copies of the images to DIR")
+    r.add_argument("images", nargs="+", metavar="IMAGE")
+
+    rp = sub.add_parser("replay", help="play recorded games (JSON Lines scripts)")
+    rp.add_argument("--json", action="store_true", help="one JSON line per script with the final state")
+    rp.add_argument("scripts", nargs="+", metavar="SCRIPT")
+
+    e = sub.add_parser("eval-vision", help="accuracy of the dice reader on a labelled folder")
+    e.add_argument("labels", metavar="LABELS.json")
+    e.add_argument("--workers", type=int, default=1, help="parallel processes (timings are per image)")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    args = build_parser().parse_args(argv)
+    if args.command in (None, "kiosk"):
+        return _kiosk(getattr(args, "config", None))
+    if args.command == "read":
+        return _read(args)
+    if args.command == "replay":
+        return _replay(args)
+    if args.command == "eval-vision":
+        return _eval(args)
+    return 2  # pragma: no cover - argparse rejects unknown commands
+
+
+def _read(args) -> int:
+    import cv2
+
+    from vision.reader import UnreadableImage, annotate, load_image, read_dice
+
+    status = 0
+    if args.annotate:
+        os.makedirs(args.annotate, exist_ok=True)
+    for path in args.images:
+        try:
+            img = load_image(path)
+        except UnreadableImage as e:
+            status = 1
+            if args.json:
+                print(json.dumps({"image": path, "error": str(e)}), flush=True)
+            else:
+                print(f"{path}: error: {e}", file=sys.stderr)
+            continue
+        t0 = time.perf_counter()
+        dice = read_dice(img)
+        ms = (time.perf_counter() - t0) * 1000
+        if args.json:
+            out = {
+                "image": path,
+                "dice": [
+                    {
+                        "value": d.value,
+                        "center": [round(d.center[0], 1), round(d.center[1], 1)],
+                        "size": round(d.size, 1),
+                        "confidence": round(d.confidence, 3),
+                    }
+                    for d in dice
+                ],
+                "ms": round(ms, 1),
+            }
+            print(json.dumps(out), flush=True)
+        else:
+            vals = " ".join(str(d.value) for d in dice) or "no dice"
+            print(f"{path}: {len(dice)} dice: {vals} ({ms:.1f} ms)")
+        if args.annotate:
+            name = os.path.splitext(os.path.basename(path))[0] + ".annotated.jpg"
+            cv2.imwrite(os.path.join(args.annotate, name), annotate(img, dice))
+    return status
+
+
+def _replay(args) -> int:
+    from .replay import ReplayError, play_script
+
+    status = 0
+    for path in args.scripts:
+        try:
+            state = play_script(path)
+        except (ReplayError, OSError) as e:
+            status = 2
+            msg = str(e) if isinstance(e, ReplayError) else f"line 0: cannot open script: {e}"
+            if args.json:
+                print(json.dumps({"script": path, "error": msg}), flush=True)
+            else:
+                print(f"{path}: error: {msg}", file=sys.stderr)
+            continue
+        if args.json:
+            print(json.dumps(state), flush=True)
+        else:
+            print(_format_state(path, state))
+    return status
+
+
+def _format_state(path: str, state: dict) -> str:
+    lines = [f"{path}:"]
+    for p in state["players"]:
+        rows = []
+        for i, r in enumerate(p["rows"]):
+            marks = " ".join("X" if n > 10 - r["marked"] else str(n) for n in range(10, 0, -1))
+            miss = "[x]" * r["misthrows"] + "[ ]" * (2 - r["misthrows"])
+            pointer = ">" if i == p["row"] and not p["eliminated"] else " "
+            rows.append(f"  {pointer} {marks}  {miss}{'  struck' if r['struck'] else ''}")
+        lines.append(f"  {p['name']}{' (eliminated)' if p['eliminated'] else ''}")
+        lines.extend(rows)
+    if state["finished"]:
+        lines.append(f"  winner: {state['winner']}")
+    else:
+        t = state["turn"]
+        lines.append(f"  next: {t['player']} row {t['row'] + 1}, target {t['target']}, {t['dice']} dice ({t['phase']})")
+    return "\n".join(lines)
+
+
+def _eval(args) -> int:
+    from vision.evaluate import evaluate, format_table, load_labels, summarise
+
+    if not os.path.exists(args.labels):
+        print(f"error: {args.labels}: no such labels file", file=sys.stderr)
+        return 1
+    try:
+        entries = load_labels(args.labels)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    results = evaluate(entries, workers=max(1, args.workers))
+    print(format_table(summarise(results)))
+    return 0
+
+
+def _kiosk(config_path: str | None) -> int:
+    from .config import ConfigError, load_config
+
+    try:
+        cfg = load_config(config_path)
+    except ConfigError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    from ui.app import run_app
+
+    return run_app(cfg)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,201 @@
+"""The game at the table: frames → reads → throws, presses → decisions, all saved.
+
+A :class:`GameSession` joins the rules engine, the dice reader and the store.
+It never talks to Kivy or GPIO itself: the UI and the buttons call its methods,
+and it tells listeners what changed with a :class:`Change`.
+
+Example::
+
+    >>> import tempfile
+    >>> from companion.storage import Store
+    >>> s = GameSession(Store(tempfile.mkdtemp()))
+    >>> s.start(["Sarah", "Tim"], first=0)
+    >>> s.throw([6, 4, 1, 1, 1, 1, 1, 1]).success
+    True
+    >>> s.decide("stop"); s.game.players[s.game.current_player]
+    'Tim'
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from .durchmarsch import Durchmarsch, DurchmarschError, ThrowResult
+from .storage import Store
+
+__all__ = ["GameSession", "Change", "ReadResult", "NoGame"]
+
+log = logging.getLogger(__name__)
+
+
+class NoGame(RuntimeError):
+    """An event before a game was started or resumed."""
+
+
+@dataclass(frozen=True)
+class ReadResult:
+    """A frame read for a throw.
+
+    ``dice``: the dice read (``vision.reader.Die``). ``values``: their values.
+    ``expected``: the number of dice due. ``ok``: True when the count matches
+    and the read can be scored; else ``problem`` says why in words for the players.
+    """
+
+    dice: tuple
+    values: tuple[int, ...]
+    expected: int
+    problem: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+
+@dataclass(frozen=True)
+class Change:
+    """What changed: ``kind`` is ``"start"``, ``"throw"``, ``"decision"``, ``"undo"``,
+    ``"read"`` (a frame read that was not scored) or ``"over"``; ``result`` the
+    :class:`ThrowResult` of a throw; ``read`` the :class:`ReadResult` of a frame."""
+
+    kind: str
+    result: ThrowResult | None = None
+    read: ReadResult | None = None
+    frame: np.ndarray | None = field(default=None, repr=False)
+
+
+class GameSession:
+    """One companion's game, kept in a :class:`Store`.
+
+    ``reader``: a function ``image → list of dice`` (``vision.reader.read_dice``
+    by default, imported on first use so the rules stay free of OpenCV in tests
+    that do not read frames).
+    """
+
+    def __init__(self, store: Store, *, reader: Callable | None = None, rng: random.Random | None = None):
+        self.store = store
+        self._reader = reader
+        self._rng = rng or random.Random()
+        self.game: Durchmarsch | None = None
+        self.game_id: int | None = None
+        self._listeners: list[Callable[[Change], None]] = []
+
+    # -- listeners --------------------------------------------------------
+    def subscribe(self, listener: Callable[[Change], None]) -> None:
+        """Call ``listener(change)`` after every change."""
+        self._listeners.append(listener)
+
+    def _emit(self, change: Change) -> None:
+        for f in list(self._listeners):
+            try:
+                f(change)
+            except Exception:  # a broken screen must not stop the game
+                log.exception("listener failed on %s", change.kind)
+
+    # -- game lifecycle -----------------------------------------------------
+    def start(self, players: list[str], *, first: int | None = None) -> None:
+        """Start a new game; the first roller is drawn at random unless given (ruling R5).
+
+        An unfinished game is kept in the store as abandoned. Raises
+        ``ValueError`` for a bad player list (see :class:`Durchmarsch`).
+        """
+        if first is None:
+            first = self._rng.randrange(len(players)) if players else 0
+        game = Durchmarsch(players, first=first)
+        old = self.store.unfinished()
+        if old is not None:
+            self.store.abandon(old)
+        self.game_id = self.store.new_game(list(game.players), first=first)
+        self.game = game
+        self._emit(Change("start"))
+
+    def resume(self) -> bool:
+        """Load the most recent unfinished game; False when there is none."""
+        gid = self.store.unfinished()
+        if gid is None:
+            return False
+        saved = self.store.load(gid)
+        self.game, self.game_id = saved.game, saved.id
+        self._emit(Change("start"))
+        return True
+
+    def _need_game(self) -> Durchmarsch:
+        if self.game is None:
+            raise NoGame("no game: start or resume one first")
+        return self.game
+
+    # -- events -------------------------------------------------------------
+    def read(self, frame: np.ndarray) -> ReadResult:
+        """Read a frame of the roller's throw without scoring it."""
+        game = self._need_game()
+        if self._reader is None:
+            from vision.reader import read_dice
+
+            self._reader = read_dice
+        dice = tuple(self._reader(frame))
+        values = tuple(d.value for d in dice)
+        due = game.dice_to_throw or 0
+        problem = None
+        if len(values) != due:
+            problem = f"read {len(values)} dice, but {due} were thrown"
+        return ReadResult(dice, values, due, problem)
+
+    def throw_frame(self, frame: np.ndarray) -> ReadResult:
+        """Read a frame and, when the read can be scored, score it as the throw.
+
+        A read whose dice count is not the count due is not scored: listeners
+        get a ``"read"`` change to ask the players.
+        """
+        self._need_game().expect_throw()
+        r = self.read(frame)
+        if r.ok:
+            self.throw(r.values, frame=frame)
+        else:
+            self._emit(Change("read", read=r, frame=frame))
+        return r
+
+    def throw(self, values, *, frame: np.ndarray | None = None) -> ThrowResult:
+        """Score a throw (saved with its frame before listeners hear of it).
+
+        Raises the engine's :class:`DurchmarschError` for an illegal throw;
+        nothing is saved then.
+        """
+        game = self._need_game()
+        trial = game.copy()
+        result = trial.throw(values)  # checks the throw; raises before anything is saved
+        self.store.append(self.game_id, {"throw": list(result.values)}, frame=frame)
+        game.throw(result.values)
+        self._after(Change("throw", result=result, frame=frame))
+        return result
+
+    def decide(self, decision: str) -> None:
+        """Apply stop/continue (saved first). Raises the engine's errors when not due."""
+        game = self._need_game()
+        trial = game.copy()
+        trial.decide(decision)
+        self.store.append(self.game_id, {"decision": str(getattr(decision, "value", decision))})
+        game.decide(decision)
+        self._after(Change("decision"))
+
+    def undo(self) -> None:
+        """Take back the last event, in the store and in the game."""
+        game = self._need_game()
+        if not game.events:
+            from .durchmarsch import NothingToUndo
+
+            raise NothingToUndo("nothing to undo: no event has been played")
+        self.store.pop(self.game_id)
+        game.undo()
+        self._emit(Change("undo"))
+
+    def _after(self, change: Change) -> None:
+        game = self.game
+        if game.is_over:
+            self.store.finish(self.game_id, game.winner)
+        self._emit(change)
+        if game.is_over:
+            self._emit(Change("over"))

@@ -1,0 +1,256 @@
+"""Games on disk: every event in SQLite (WAL, synchronous=FULL), each throw's frame as JPEG.
+
+An event is committed before the screen shows its effect, so a ``kill -9`` or a
+power cut loses at most the event being written; on restart
+:meth:`Store.unfinished` finds the game and :meth:`Store.load` replays it to
+exactly where it was.
+
+Layout of a data folder::
+
+    companion.db            games and events
+    frames/<game>/<seq>.jpg the frame of each throw (written before its event)
+
+Example::
+
+    >>> import tempfile
+    >>> store = Store(tempfile.mkdtemp())
+    >>> gid = store.new_game(["Sarah", "Tim"], first=0)
+    >>> store.append(gid, {"throw": [6, 4, 1, 1, 1, 1, 1, 1]})
+    1
+    >>> store.load(gid).game.target
+    9
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sqlite3
+import tempfile
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .durchmarsch import Decision, DecisionEvent, Durchmarsch, Throw
+
+__all__ = ["Store", "StorageError", "SavedGame", "event_to_json", "event_from_json"]
+
+log = logging.getLogger(__name__)
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL DEFAULT 'durchmarsch',
+    players TEXT NOT NULL,
+    first INTEGER NOT NULL,
+    started REAL NOT NULL,
+    finished REAL,
+    winner TEXT
+);
+CREATE TABLE IF NOT EXISTS events (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    event TEXT NOT NULL,
+    frame TEXT,
+    ts REAL NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+"""
+
+
+class StorageError(RuntimeError):
+    """A save that cannot be read or written; the message says which file and why."""
+
+
+@dataclass
+class SavedGame:
+    """A game loaded from the store: its id, the replayed engine and the frame paths by event seq."""
+
+    id: int
+    game: Durchmarsch
+    frames: dict[int, str]
+
+
+def event_to_json(event) -> dict:
+    """``Throw``/``DecisionEvent`` → ``{"throw": [...]}`` / ``{"decision": "stop"}``."""
+    if isinstance(event, Throw):
+        return {"throw": list(event.values)}
+    if isinstance(event, DecisionEvent):
+        return {"decision": event.decision.value}
+    if isinstance(event, dict) and ("throw" in event or "decision" in event):
+        return event
+    raise TypeError(f"not an event: {event!r}")
+
+
+def event_from_json(data: dict):
+    """The inverse of :func:`event_to_json`. Raises ``ValueError`` for anything else."""
+    if isinstance(data, dict) and "throw" in data:
+        return Throw(tuple(data["throw"]))
+    if isinstance(data, dict) and "decision" in data:
+        return DecisionEvent(Decision(data["decision"]))
+    raise ValueError(f"not an event: {data!r}")
+
+
+class Store:
+    """The data folder of one companion: games, events and frames.
+
+    ``root``: the folder (created if missing). A database file that SQLite
+    cannot read is moved aside to ``companion.db.corrupt-<time>`` (nothing is
+    deleted) and a fresh one is started; ``recovered_from`` names the moved file.
+    Raises :class:`StorageError` when the folder cannot be written.
+    """
+
+    def __init__(self, root: str):
+        self.root = root
+        self.recovered_from: str | None = None
+        try:
+            os.makedirs(os.path.join(root, "frames"), exist_ok=True)
+        except OSError as e:
+            raise StorageError(f"cannot create the data folder {root}: {e}") from e
+        self.path = os.path.join(root, "companion.db")
+        try:
+            self._db = self._open()
+        except sqlite3.DatabaseError as e:
+            self.recovered_from = self._move_aside(e)
+            self._db = self._open()
+
+    def _open(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=5)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.executescript(SCHEMA)
+        db.execute("PRAGMA quick_check").fetchone()
+        return db
+
+    def _move_aside(self, err: Exception) -> str:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        dest = f"{self.path}.corrupt-{stamp}"
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(self.path + suffix):
+                os.replace(self.path + suffix, dest + suffix)
+        log.error("save %s is unreadable (%s); kept as %s, starting a fresh one", self.path, err, dest)
+        return dest
+
+    def close(self) -> None:
+        """Close the database (a checkpoint folds the WAL back into the file)."""
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    # -- games ------------------------------------------------------------
+    def new_game(self, players: list[str], *, first: int) -> int:
+        """Record a new game; returns its id."""
+        cur = self._db.execute(
+            "INSERT INTO games(players, first, started) VALUES (?, ?, ?)",
+            (json.dumps(list(players)), int(first), time.time()),
+        )
+        return int(cur.lastrowid)
+
+    def append(self, game_id: int, event, *, frame: np.ndarray | None = None) -> int:
+        """Record the next event of a game (and the frame of a throw, as JPEG); returns its seq.
+
+        The frame file is written and synced before the event row is committed,
+        so a committed throw always has its frame.
+        """
+        event_json = json.dumps(event_to_json(event))
+        seq = self._next_seq(game_id)
+        frame_path = None
+        if frame is not None:
+            frame_path = self._write_frame(game_id, seq, frame)
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute(
+                "INSERT INTO events(game_id, seq, event, frame, ts) VALUES (?, ?, ?, ?, ?)",
+                (game_id, seq, event_json, frame_path, time.time()),
+            )
+        return seq
+
+    def _next_seq(self, game_id: int) -> int:
+        row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id=?", (game_id,)).fetchone()
+        return int(row[0]) + 1
+
+    def _write_frame(self, game_id: int, seq: int, frame: np.ndarray) -> str:
+        import cv2
+
+        folder = os.path.join(self.root, "frames", str(game_id))
+        os.makedirs(folder, exist_ok=True)
+        rel = os.path.join("frames", str(game_id), f"{seq:04d}.jpg")
+        ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        if not ok:
+            raise StorageError(f"cannot encode the frame of event {seq} as JPEG")
+        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            f.write(buf.tobytes())
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, os.path.join(self.root, rel))
+        return rel
+
+    def pop(self, game_id: int) -> dict | None:
+        """Delete a game's last event (undo); returns it as JSON data, or None if none.
+
+        Its frame file is kept (renamed ``*.undone.jpg``) so nothing is lost.
+        """
+        row = self._db.execute(
+            "SELECT seq, event, frame FROM events WHERE game_id=? ORDER BY seq DESC LIMIT 1", (game_id,)
+        ).fetchone()
+        if row is None:
+            return None
+        seq, ev, frame = row
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("DELETE FROM events WHERE game_id=? AND seq=?", (game_id, seq))
+            self._db.execute("UPDATE games SET finished=NULL, winner=NULL WHERE id=?", (game_id,))
+        if frame and os.path.exists(os.path.join(self.root, frame)):
+            base = os.path.join(self.root, frame)
+            os.replace(base, base[:-4] + f".undone-{int(time.time() * 1000)}.jpg")
+        return json.loads(ev)
+
+    def finish(self, game_id: int, winner: str) -> None:
+        """Mark a game finished with its winner."""
+        self._db.execute("UPDATE games SET finished=?, winner=? WHERE id=?", (time.time(), winner, game_id))
+
+    def unfinished(self) -> int | None:
+        """The id of the most recent unfinished game, or None."""
+        row = self._db.execute("SELECT id FROM games WHERE finished IS NULL ORDER BY id DESC LIMIT 1").fetchone()
+        return None if row is None else int(row[0])
+
+    def abandon(self, game_id: int) -> None:
+        """Mark a game as ended without a winner (a new game was started instead)."""
+        self._db.execute("UPDATE games SET finished=? WHERE id=? AND finished IS NULL", (time.time(), game_id))
+
+    def load(self, game_id: int) -> SavedGame:
+        """Replay a stored game.
+
+        Raises :class:`StorageError` when the game is missing or an event in it
+        is unreadable or illegal (the message names the event).
+        """
+        row = self._db.execute("SELECT players, first FROM games WHERE id=?", (game_id,)).fetchone()
+        if row is None:
+            raise StorageError(f"no game {game_id} in {self.path}")
+        try:
+            game = Durchmarsch(json.loads(row[0]), first=int(row[1]))
+        except (ValueError, TypeError) as e:
+            raise StorageError(f"game {game_id}: bad player list: {e}") from e
+        frames = {}
+        for seq, ev, frame in self._db.execute(
+            "SELECT seq, event, frame FROM events WHERE game_id=? ORDER BY seq", (game_id,)
+        ):
+            try:
+                game.apply(event_from_json(json.loads(ev)))
+            except (ValueError, TypeError) as e:
+                raise StorageError(f"game {game_id}, event {seq}: {e}") from e
+            if frame:
+                frames[seq] = os.path.join(self.root, frame)
+        return SavedGame(game_id, game, frames)
+
+    def recent_players(self, limit: int = 12) -> list[str]:
+        """Names from recent games, most recent first, without repeats."""
+        names: list[str] = []
+        for (players,) in self._db.execute("SELECT players FROM games ORDER BY id DESC LIMIT 50"):
+            for n in json.loads(players):
+                if n not in names:
+                    names.append(n)
+        return names[:limit]

@@ -1,0 +1,282 @@
+"""Camera sources that yield frames as ``H×W×3 uint8 BGR`` arrays.
+
+Every source has the same small interface, :class:`Camera`: :meth:`read`
+returns the next frame (or None when a finite source is exhausted) and
+:meth:`close` releases the device. Backends:
+
+- :class:`PiCamera`: the Raspberry Pi camera through picamera2 (imported only
+  when chosen; on Raspberry Pi OS it comes from the ``python3-picamera2`` package).
+- :class:`OpenCVCamera`: a USB webcam through OpenCV.
+- :class:`ReplayCamera`: a folder of images or a video file, in order.
+- :class:`MockCamera`: synthetic frames of dice with given values.
+
+:func:`open_camera` picks one from a plain config dict, e.g.
+``{"source": "mock"}`` or ``{"source": "replay", "path": "throws/"}``.
+
+Example::
+
+    >>> cam = MockCamera(seed=3)
+    >>> cam.throw([6, 5, 4, 3, 2])
+    >>> frame = cam.read()
+    >>> frame.shape
+    (616, 820, 3)
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Iterable
+
+import cv2
+import numpy as np
+
+from .render import RenderStyle, RenderedDie, render_empty, render_throw
+
+__all__ = [
+    "Camera",
+    "CameraError",
+    "PiCamera",
+    "OpenCVCamera",
+    "ReplayCamera",
+    "MockCamera",
+    "open_camera",
+    "IMAGE_EXTENSIONS",
+]
+
+IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
+
+
+class CameraError(RuntimeError):
+    """A camera that cannot be opened or read."""
+
+
+class Camera:
+    """A source of frames. Subclasses implement :meth:`read`."""
+
+    def read(self) -> np.ndarray | None:
+        """The next frame, ``H×W×3 uint8 BGR``, or None when the source has ended."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release the device. Safe to call twice."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __iter__(self):
+        while True:
+            f = self.read()
+            if f is None:
+                return
+            yield f
+
+
+class PiCamera(Camera):
+    """The Raspberry Pi camera (picamera2, libcamera).
+
+    ``size``: ``(width, height)`` px of the frames; ``controls``: picamera2
+    controls applied at start (for example fixed ``ExposureTime`` and
+    ``ColourGains`` after calibration).
+
+    Raises :class:`CameraError` when picamera2 is missing (install
+    ``python3-picamera2`` with apt on Raspberry Pi OS) or no camera is attached.
+    """
+
+    def __init__(self, *, size: tuple[int, int] = (1640, 1232), controls: dict | None = None):
+        try:
+            from picamera2 import Picamera2  # type: ignore
+        except ImportError as e:
+            raise CameraError(
+                "picamera2 is not installed: on Raspberry Pi OS run "
+                "'sudo apt install python3-picamera2' and create the venv with --system-site-packages"
+            ) from e
+        try:
+            self._cam = Picamera2()
+            # picamera2 names the format by byte order: "RGB888" is B, G, R in memory (OpenCV's BGR).
+            config = self._cam.create_video_configuration(main={"size": tuple(size), "format": "RGB888"})
+            self._cam.configure(config)
+            if controls:
+                self._cam.set_controls(controls)
+            self._cam.start()
+        except Exception as e:  # picamera2 raises RuntimeError/IndexError without a camera
+            raise CameraError(f"cannot start the Pi camera: {e}") from e
+
+    def set_controls(self, controls: dict) -> None:
+        """Apply picamera2 controls, e.g. ``{"AeEnable": False, "ExposureTime": 8000}``."""
+        self._cam.set_controls(controls)
+
+    def metadata(self) -> dict:
+        """The latest frame's metadata (exposure, gains) from picamera2."""
+        return dict(self._cam.capture_metadata())
+
+    def read(self) -> np.ndarray:
+        frame = self._cam.capture_array("main")
+        if frame.ndim == 3 and frame.shape[2] == 4:
+            frame = frame[..., :3]
+        return np.ascontiguousarray(frame)
+
+    def close(self) -> None:
+        cam, self._cam = getattr(self, "_cam", None), None
+        if cam is not None:
+            cam.stop()
+            cam.close()
+
+
+class OpenCVCamera(Camera):
+    """A USB webcam through OpenCV's ``VideoCapture``.
+
+    ``index``: the device number (0 for ``/dev/video0``); ``size``: requested
+    ``(width, height)`` px. Raises :class:`CameraError` when it cannot open.
+    """
+
+    def __init__(self, index: int = 0, *, size: tuple[int, int] | None = None):
+        self._cap = cv2.VideoCapture(index)
+        if not self._cap.isOpened():
+            raise CameraError(f"no webcam at index {index}")
+        if size:
+            self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
+            self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
+
+    def read(self) -> np.ndarray | None:
+        ok, frame = self._cap.read()
+        if not ok:
+            raise CameraError("the webcam returned no frame")
+        return frame
+
+    def close(self) -> None:
+        if self._cap is not None:
+            self._cap.release()
+            self._cap = None
+
+
+class ReplayCamera(Camera):
+    """Frames from a folder of images (sorted by name) or a video file, in order.
+
+    ``loop``: start again at the end instead of returning None. Unreadable
+    image files in a folder are skipped (``skipped`` lists them). Raises
+    :class:`CameraError` when the path holds no frames.
+    """
+
+    def __init__(self, path: str, *, loop: bool = False):
+        self.path = path
+        self.loop = loop
+        self.skipped: list[str] = []
+        self._cap = None
+        self._files: list[str] = []
+        self._i = 0
+        if os.path.isdir(path):
+            self._files = sorted(
+                os.path.join(path, f) for f in os.listdir(path) if f.lower().endswith(IMAGE_EXTENSIONS)
+            )
+            if not self._files:
+                raise CameraError(f"{path}: no images ({', '.join(IMAGE_EXTENSIONS)})")
+        elif os.path.isfile(path):
+            self._cap = cv2.VideoCapture(path)
+            if not self._cap.isOpened():
+                raise CameraError(f"{path}: not a video OpenCV can open")
+        else:
+            raise CameraError(f"{path}: no such file or folder")
+
+    def read(self) -> np.ndarray | None:
+        if self._cap is not None:
+            ok, frame = self._cap.read()
+            if not ok and self.loop:
+                self._cap.set(cv2.CAP_PROP_POS_FRAMES, 0)
+                ok, frame = self._cap.read()
+            return frame if ok else None
+        while True:
+            if self._i >= len(self._files):
+                if not self.loop or len(self.skipped) == len(self._files):
+                    return None
+                self._i = 0
+            f = self._files[self._i]
+            self._i += 1
+            img = cv2.imread(f, cv2.IMREAD_COLOR)
+            if img is not None:
+                return img
+            if f not in self.skipped:
+                self.skipped.append(f)
+
+    def close(self) -> None:
+        if self._cap is not None:
+            self._cap.release()
+            self._cap = None
+
+
+class MockCamera(Camera):
+    """Synthetic frames of dice: an empty tray until :meth:`throw` is called.
+
+    ``seed``: makes the frames repeatable; ``style``: a :class:`RenderStyle`.
+    After ``throw(values)`` every :meth:`read` returns the same rendered scene
+    (with fresh sensor noise) until the next throw or :meth:`clear`.
+    ``truth`` holds the rendered dice of the current scene.
+    """
+
+    def __init__(self, *, seed: int | None = None, style: RenderStyle = RenderStyle()):
+        self.style = style
+        self._rng = np.random.default_rng(seed)
+        self._lock = threading.Lock()
+        self.truth: list[RenderedDie] = []
+        self._scene = render_empty(seed=int(self._rng.integers(1 << 31)), style=style)
+
+    def throw(self, values: Iterable[int]) -> list[RenderedDie]:
+        """Show dice with ``values`` (each 1-6) from now on; returns the truth."""
+        frame, truth = render_throw(list(values), seed=int(self._rng.integers(1 << 31)), style=self.style)
+        with self._lock:
+            self._scene, self.truth = frame, truth
+        return truth
+
+    def clear(self) -> None:
+        """Show an empty tray from now on."""
+        with self._lock:
+            self._scene = render_empty(seed=int(self._rng.integers(1 << 31)), style=self.style)
+            self.truth = []
+
+    def read(self) -> np.ndarray:
+        with self._lock:
+            scene = self._scene
+        noise = self._rng.integers(-2, 3, scene.shape, dtype=np.int16)
+        return np.clip(scene.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+
+
+def open_camera(config: dict) -> Camera:
+    """Open the camera a config names.
+
+    ``config["source"]``: ``"pi"``, ``"usb"`` (with ``index``), ``"replay"``
+    (with ``path``, optional ``loop``) or ``"mock"`` (optional ``seed``);
+    ``"auto"`` tries the Pi camera, then a webcam, then falls back to the mock.
+    ``config["width"]``/``["height"]``: frame size px. Raises
+    :class:`CameraError` for an unknown source or one that cannot open.
+    """
+    source = config.get("source", "auto")
+    size = (int(config.get("width", 1640)), int(config.get("height", 1232)))
+    if source == "pi":
+        return PiCamera(size=size)
+    if source == "usb":
+        return OpenCVCamera(int(config.get("index", 0)), size=size)
+    if source == "replay":
+        if "path" not in config:
+            raise CameraError("camera source 'replay' needs a 'path'")
+        return ReplayCamera(config["path"], loop=bool(config.get("loop", True)))
+    if source == "mock":
+        return MockCamera(seed=config.get("seed"))
+    if source == "auto":
+        for attempt in (lambda: PiCamera(size=size), lambda: _usb_if_present(size)):
+            try:
+                cam = attempt()
+            except CameraError:
+                continue
+            if cam is not None:
+                return cam
+        return MockCamera(seed=config.get("seed"))
+    raise CameraError(f"unknown camera source {source!r}: use pi, usb, replay, mock or auto")
+
+
+def _usb_if_present(size):
+    if not any(os.path.exists(f"/dev/video{i}") for i in range(4)):
+        return None
+    return OpenCVCamera(0, size=size)

@@ -1,0 +1,220 @@
+"""Render synthetic frames of thrown dice, for the mock camera, tests and the demo.
+
+The renderer draws a tray seen from above: a background with a lighting
+gradient, dice with rounded faces, a darker side face and a soft shadow, each
+rotated at random, white dice with dark pips or coloured dice with light pips,
+optionally touching, then a mild perspective tilt, sensor noise, and a few
+pip-like specks on the tray that are not dice. The true values and centres are
+returned with the frame.
+
+Example::
+
+    >>> from hardware.render import render_throw
+    >>> frame, truth = render_throw([6, 4, 1, 2, 3, 5, 5, 2], seed=1)
+    >>> frame.shape, frame.dtype, sorted(t.value for t in truth)
+    ((616, 820, 3), dtype('uint8'), [1, 2, 2, 3, 4, 5, 5, 6])
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+__all__ = ["RenderedDie", "RenderStyle", "render_throw", "render_empty", "PIP_LAYOUT"]
+
+#: Pip centres of each face on a unit face, in [-1, 1] (x right, y down); the
+#: outer pips sit a quarter of a side from the edges.
+PIP_LAYOUT = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
+
+# (body BGR, pip BGR) pairs: white dice with black pips, coloured dice with light pips.
+_WHITE = ((232, 238, 240), (25, 25, 25))
+_COLOURED = [
+    ((40, 40, 200), (245, 245, 245)),  # red
+    ((180, 90, 30), (245, 245, 245)),  # blue
+    ((60, 150, 40), (245, 245, 245)),  # green
+    ((30, 30, 30), (240, 240, 240)),  # black
+    ((40, 200, 230), (30, 30, 30)),  # yellow, dark pips
+]
+
+
+@dataclass(frozen=True)
+class RenderedDie:
+    """A die in a rendered frame: its value and centre ``(x, y)`` in pixels, side in pixels."""
+
+    value: int
+    center: tuple[float, float]
+    size: float
+
+
+@dataclass(frozen=True)
+class RenderStyle:
+    """How frames look (plain data).
+
+    ``size``: frame ``(width, height)`` px. ``die_size``: die side, px.
+    ``tray``: tray colour BGR. ``coloured``: share of coloured dice 0-1.
+    ``touching``: share of dice placed against another die 0-1.
+    ``tilt``: perspective strength 0-1. ``noise``: sensor noise sigma (grey levels).
+    ``gradient``: lighting fall-off across the frame 0-1. ``specks``: pip-like
+    marks on the tray that are not dice.
+    """
+
+    size: tuple[int, int] = (820, 616)
+    die_size: float = 56.0
+    tray: tuple[int, int, int] = (70, 60, 45)
+    coloured: float = 0.3
+    touching: float = 0.3
+    tilt: float = 0.5
+    noise: float = 4.0
+    gradient: float = 0.35
+    specks: int = 4
+
+
+def _background(rng: np.random.Generator, style: RenderStyle) -> np.ndarray:
+    w, h = style.size
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = style.tray
+    # Lighting gradient: brighter towards a random point.
+    gx, gy = rng.uniform(0, w), rng.uniform(0, h)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    d = np.sqrt((xx - gx) ** 2 + (yy - gy) ** 2) / math.hypot(w, h)
+    light = 1.0 + style.gradient * (0.6 - d)
+    img *= light[..., None]
+    # Felt texture.
+    tex = rng.normal(0, 6, (h // 4 + 1, w // 4 + 1)).astype(np.float32)
+    tex = cv2.resize(cv2.GaussianBlur(tex, (0, 0), 1.5), (w, h))
+    img += tex[..., None]
+    return img
+
+
+def _place(rng: np.random.Generator, n: int, style: RenderStyle) -> list[tuple[float, float, float]]:
+    """Centres and angles of ``n`` dice inside the frame, some touching."""
+    w, h = style.size
+    s = style.die_size
+    margin = s * 1.3
+    placed: list[tuple[float, float, float]] = []
+    tries = 0
+    while len(placed) < n:
+        tries += 1
+        if tries > 5000:
+            raise ValueError(f"cannot fit {n} dice of {s:.0f} px in a {w}×{h} frame")
+        ang = rng.uniform(0, 90)
+        if placed and rng.random() < style.touching:
+            # Against a random earlier die, side by side, nearly aligned.
+            bx, by, bang = placed[rng.integers(len(placed))]
+            ang = bang + rng.uniform(-4, 4)
+            dirn = math.radians(bang + 90 * rng.integers(4))
+            gap = s * rng.uniform(1.02, 1.08)
+            off = rng.uniform(-0.3, 0.3) * s
+            x = bx + gap * math.cos(dirn) - off * math.sin(dirn)
+            y = by + gap * math.sin(dirn) + off * math.cos(dirn)
+            min_d = s * 0.98
+        else:
+            x, y = rng.uniform(margin, w - margin), rng.uniform(margin, h - margin)
+            min_d = s * 1.6
+        if not (margin * 0.8 < x < w - margin * 0.8 and margin * 0.8 < y < h - margin * 0.8):
+            continue
+        if all(math.hypot(x - px, y - py) >= min_d for px, py, _ in placed):
+            placed.append((x, y, ang))
+    return placed
+
+
+def _draw_die(img: np.ndarray, value: int, cx: float, cy: float, ang: float, s: float,
+              body, pip, rng: np.random.Generator) -> None:
+    ss = 8  # sub-pixel drawing shift
+    f = 1 << ss
+
+    def pts(corners):
+        return (np.array(corners) * f).round().astype(np.int32).reshape(-1, 1, 2)
+
+    a = math.radians(ang)
+    ca, sa = math.cos(a), math.sin(a)
+
+    def to_img(u, v):
+        return (cx + u * ca - v * sa, cy + u * sa + v * ca)
+
+    half = s / 2
+    r = s * 0.14  # rounded corner radius
+    # Rounded square outline.
+    outline = []
+    for qx, qy, a0 in ((1, 1, 0), (-1, 1, 90), (-1, -1, 180), (1, -1, 270)):
+        for k in range(6):
+            t = math.radians(a0 + k * 18)
+            outline.append(to_img(qx * (half - r) + r * math.cos(t), qy * (half - r) + r * math.sin(t)))
+    # Shadow and side face: the body offset away from the light, darker.
+    sx, sy = s * 0.10, s * 0.12
+    shadow = [(x + sx * 1.6, y + sy * 1.6) for x, y in outline]
+    cv2.fillPoly(img, [pts(shadow)], tuple(c * 0.55 for c in img[int(cy) % img.shape[0], int(cx) % img.shape[1]].tolist()), cv2.LINE_AA, ss)
+    side = [(x + sx * 0.5, y + sy * 0.5) for x, y in outline]
+    cv2.fillPoly(img, [pts(side)], tuple(c * 0.7 for c in body), cv2.LINE_AA, ss)
+    shade = rng.uniform(0.9, 1.05)
+    cv2.fillPoly(img, [pts(outline)], tuple(min(255.0, c * shade) for c in body), cv2.LINE_AA, ss)
+    pr = s * 0.085
+    for u, v in PIP_LAYOUT[value]:
+        px, py = to_img(u * s * 0.25, v * s * 0.25)
+        cv2.circle(img, (round(px * f), round(py * f)), round(pr * f), pip, -1, cv2.LINE_AA, ss)
+
+
+def render_empty(*, seed: int | None = None, style: RenderStyle = RenderStyle()) -> np.ndarray:
+    """An empty tray: ``H×W×3 uint8 BGR``, ``H×W`` from ``style.size``."""
+    rng = np.random.default_rng(seed)
+    img = _background(rng, style)
+    return _finish(img, rng, style)
+
+
+def _finish(img: np.ndarray, rng: np.random.Generator, style: RenderStyle, truth=None):
+    w, h = style.size
+    # Mild perspective: corners pulled in by up to 6% of the frame.
+    k = 0.06 * style.tilt
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = src + np.float32(rng.uniform(-k, k, (4, 2)) * [w, h])
+    m = cv2.getPerspectiveTransform(src, dst)
+    img = cv2.warpPerspective(img, m, (w, h), borderMode=cv2.BORDER_REFLECT)
+    img = cv2.GaussianBlur(img, (0, 0), 0.7)
+    img += rng.normal(0, style.noise, img.shape).astype(np.float32)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    if truth is None:
+        return out
+    moved = []
+    for d in truth:
+        p = cv2.perspectiveTransform(np.float32([[d.center]]), m)[0, 0]
+        moved.append(RenderedDie(d.value, (float(p[0]), float(p[1])), d.size))
+    return out, moved
+
+
+def render_throw(values, *, seed: int | None = None, style: RenderStyle = RenderStyle()):
+    """Render a frame of dice showing ``values`` (each 1-6).
+
+    Returns ``(frame, truth)``: ``frame`` is ``H×W×3 uint8 BGR`` with ``H×W``
+    from ``style.size``; ``truth`` a list of :class:`RenderedDie` in the order of
+    ``values``. Raises ``ValueError`` for a value outside 1-6 or more dice than
+    fit in the frame.
+    """
+    values = list(values)
+    for v in values:
+        if v not in PIP_LAYOUT:
+            raise ValueError(f"die value {v!r} is not 1-6")
+    rng = np.random.default_rng(seed)
+    img = _background(rng, style)
+    s = style.die_size
+    w, h = style.size
+    spots = _place(rng, len(values) + style.specks, style)
+    truth = []
+    for v, (x, y, ang) in zip(values, spots):
+        size = s * rng.uniform(0.95, 1.05)
+        body, pip = _COLOURED[rng.integers(len(_COLOURED))] if rng.random() < style.coloured else _WHITE
+        _draw_die(img, v, x, y, ang, size, body, pip, rng)
+        truth.append(RenderedDie(v, (x, y), size))
+    # Pip-like specks on the tray, away from the dice.
+    for x, y, _ in spots[len(values):]:
+        cv2.circle(img, (round(x), round(y)), max(2, round(s * 0.08)), (20, 20, 20), -1, cv2.LINE_AA)
+    return _finish(img, rng, style, truth)
