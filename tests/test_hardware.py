@@ -1,0 +1,162 @@
+"""Camera sources and GPIO buttons, on mock pins and synthetic frames."""
+
+import os
+import time
+
+import cv2
+import numpy as np
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from companion.config import ConfigError, load_config
+from hardware.buttons import DecisionButtons, Debouncer, key_to_action
+from hardware.camera import CameraError, MockCamera, ReplayCamera, open_camera
+from hardware.render import render_throw
+
+
+class FakeClock:
+    def __init__(self):
+        self.t = 100.0
+
+    def __call__(self):
+        return self.t
+
+
+def make_buttons(**kw):
+    got = []
+    b = DecisionButtons(got.append, pin_factory=MockFactory(), **kw)
+    return b, got
+
+
+def press(button, hold=0.0):
+    button.pin.drive_low()
+    if hold:
+        time.sleep(hold)
+    button.pin.drive_high()
+
+
+def test_buttons_stop_and_continue():
+    b, got = make_buttons(stop_pin=17, continue_pin=27)
+    try:
+        press(b.continue_)
+        press(b.stop)
+        assert got == ["continue", "stop"]
+        assert b.stop.pin.info.name == "GPIO17" and b.continue_.pin.info.name == "GPIO27"
+    finally:
+        b.close()
+
+
+def test_bounces_within_debounce_are_ignored():
+    clock = FakeClock()
+    b, got = make_buttons(debounce=0.05, clock=clock)
+    try:
+        press(b.continue_)
+        clock.t += 0.01  # contact bounce
+        press(b.continue_)
+        clock.t += 0.02
+        press(b.continue_)
+        assert got == ["continue"]
+        clock.t += 0.2  # a real second press
+        press(b.continue_)
+        assert got == ["continue", "continue"]
+    finally:
+        b.close()
+
+
+def test_holding_stop_asks_for_undo_not_stop():
+    b, got = make_buttons(hold_undo=0.1)
+    try:
+        press(b.stop, hold=0.4)
+        assert got == ["undo"]
+    finally:
+        b.close()
+
+
+def test_same_pin_twice_is_refused():
+    with pytest.raises(ValueError, match="different pins"):
+        DecisionButtons(print, stop_pin=5, continue_pin=5, pin_factory=MockFactory())
+
+
+def test_debouncer_rejects_negative():
+    with pytest.raises(ValueError):
+        Debouncer(-1)
+
+
+def test_keyboard_fallback():
+    assert key_to_action("s") == "stop"
+    assert key_to_action("c") == "continue"
+    assert key_to_action("spacebar") == "throw"
+    assert key_to_action("backspace") == "undo"
+    assert key_to_action("q") is None
+
+
+def test_mock_camera_renders_the_values_thrown():
+    cam = MockCamera(seed=5)
+    empty = cam.read()
+    truth = cam.throw([6, 5, 4, 3, 2, 1, 1])
+    f1, f2 = cam.read(), cam.read()
+    assert f1.shape == (616, 820, 3) and f1.dtype == np.uint8
+    assert sorted(d.value for d in truth) == [1, 1, 2, 3, 4, 5, 6]
+    assert np.abs(f1.astype(int) - f2.astype(int)).max() <= 4  # same scene, fresh noise
+    assert np.abs(f1.astype(int) - empty.astype(int)).mean() > 2  # dice appeared
+    for d in truth:
+        x, y = d.center
+        assert 0 < x < 820 and 0 < y < 616
+
+
+def test_render_rejects_bad_values():
+    with pytest.raises(ValueError, match="1-6"):
+        render_throw([7])
+
+
+def test_replay_camera_folder_in_order_skipping_broken(tmp_path):
+    for i in range(3):
+        cv2.imwrite(str(tmp_path / f"{i:02d}.png"), np.full((20, 30, 3), i * 50, np.uint8))
+    (tmp_path / "01b.jpg").write_bytes(b"not a jpeg")
+    cam = ReplayCamera(str(tmp_path))
+    means = [int(f.mean()) for f in cam]
+    assert means == [0, 50, 100]
+    assert cam.skipped == [str(tmp_path / "01b.jpg")]
+
+
+def test_replay_camera_video(tmp_path):
+    path = str(tmp_path / "throw.avi")
+    w = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    for i in range(5):
+        w.write(np.full((48, 64, 3), 40 * i, np.uint8))
+    w.release()
+    frames = list(ReplayCamera(path))
+    assert len(frames) == 5 and frames[0].shape == (48, 64, 3)
+    assert frames[4].mean() > frames[1].mean()
+
+
+def test_open_camera_choices(tmp_path):
+    assert isinstance(open_camera({"source": "mock"}), MockCamera)
+    with pytest.raises(CameraError, match="unknown camera source"):
+        open_camera({"source": "telescope"})
+    with pytest.raises(CameraError, match="no such file"):
+        open_camera({"source": "replay", "path": str(tmp_path / "missing")})
+    with pytest.raises(CameraError, match="picamera2"):
+        open_camera({"source": "pi"})  # not on this machine
+    if not any(os.path.exists(f"/dev/video{i}") for i in range(4)):
+        # auto falls back to the demo camera where there is no camera
+        assert isinstance(open_camera({"source": "auto"}), MockCamera)
+
+
+def test_config_file(tmp_path):
+    p = tmp_path / "c.toml"
+    p.write_text('[gpio]\nstop_pin = 17\ndebounce = 1\n[camera]\nsource = "mock"\n')
+    cfg = load_config(str(p))
+    assert cfg["gpio"]["stop_pin"] == 17 and cfg["gpio"]["debounce"] == 1.0
+    assert cfg["gpio"]["continue_pin"] == 6  # default kept
+    p.write_text("[gpio\nstop_pin = ")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_config(str(p))
+    p.write_text('[gpio]\nstop_pin = "five"\n')
+    with pytest.raises(ConfigError, match="gpio.stop_pin must be int"):
+        load_config(str(p))
+    p.write_text('[gpoi]\n')
+    with pytest.raises(ConfigError, match="unknown section"):
+        load_config(str(p))
+    with pytest.raises(ConfigError, match="no such config"):
+        load_config(str(tmp_path / "none.toml"))
