@@ -180,13 +180,14 @@ def _read_work(img: np.ndarray, config: ReaderConfig) -> list[Die]:
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
     gray = lab[..., 0]
     fg = _foreground(lab, config)
-    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, _ELLIPSE3)
     fg = _fill_holes(fg)
     long_side = max(h, w)
     min_area = (config.min_die * long_side) ** 2
     max_area = (config.max_die * long_side) ** 2 * 6
     n, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
-    dice: list[Die] = []
+    # Pass 1: for every blob, candidate splits into faces and pips.
+    blobs = []
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
         if area < min_area or area > max_area:
@@ -195,7 +196,27 @@ def _read_work(img: np.ndarray, config: ReaderConfig) -> list[Die]:
         x0, y0 = max(0, x - pad), max(0, y - pad)
         x1, y1 = min(w, x + bw + pad), min(h, y + bh + pad)
         comp = (labels[y0:y1, x0:x1] == i).astype(np.uint8) * 255
-        dice.extend(_read_blob(gray[y0:y1, x0:x1], comp, (x0, y0), config, long_side))
+        cands = _blob_faces(gray[y0:y1, x0:x1], comp, min_area)
+        if cands:
+            blobs.append(((x0, y0), cands))
+    # Pass 2: the die size, from faces that look like one square die.
+    side = _die_side([f for _, cands in blobs for faces, _ in cands for f in faces])
+    # Pass 3: read each blob with the split that explains it best.
+    dice: list[Die] = []
+    for offset, cands in blobs:
+        best: list[Die] = []
+        best_score = 0.0
+        for faces, pip_mask in cands:
+            got = []
+            for face in faces:
+                for part in _split_touching(face, side):
+                    d = _read_face(part, pip_mask, offset, config, long_side)
+                    if d is not None and d.confidence >= config.min_confidence:
+                        got.append(d)
+            score = sum(d.confidence for d in got)
+            if score > best_score + 1e-6:
+                best, best_score = got, score
+        dice.extend(best)
     return dice
 
 
@@ -206,67 +227,86 @@ def _fill_holes(mask: np.ndarray) -> np.ndarray:
     return out
 
 
-def _read_blob(gray: np.ndarray, comp: np.ndarray, offset, config: ReaderConfig, long_side: int) -> list[Die]:
-    """Find the faces and pips inside one foreground blob."""
-    vals = gray[comp > 0]
+def _blob_faces(gray: np.ndarray, comp: np.ndarray, min_area: float):
+    """Candidate splits of one foreground blob into face masks and a pip mask.
+
+    A die in a blob has up to four brightness levels (shadow, side faces, top
+    face, pips), so three thresholds are tried: Otsu's over the blob, and
+    Otsu's again within each of its two classes. For each, the face is the
+    majority side and the pips the other. Returns a list of
+    ``(face masks with holes filled, pip mask)``.
+    """
+    inside = comp > 0
+    vals = gray[inside]
     if vals.size < 20:
         return []
-    thr, _ = cv2.threshold(vals.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    bright = ((gray > thr) & (comp > 0)).astype(np.uint8) * 255
-    dark = ((gray <= thr) & (comp > 0)).astype(np.uint8) * 255
-    nb, nd = int(np.count_nonzero(bright)), int(np.count_nonzero(dark))
-    face_mask, pip_mask = (bright, dark) if nb >= nd else (dark, bright)
-    faces = _split_faces(face_mask, config, long_side)
+    t1 = _otsu(vals)
+    thresholds = [t1]
+    for sub in (vals[vals > t1], vals[vals <= t1]):
+        if sub.size >= 20:
+            thresholds.append(_otsu(sub))
     out = []
-    for face in faces:
-        d = _read_face(face, pip_mask, gray, offset, config, long_side)
-        if d is not None and d.confidence >= config.min_confidence:
-            out.append(d)
+    for thr in thresholds:
+        bright = ((gray > thr) & inside).astype(np.uint8) * 255
+        dark = ((gray <= thr) & inside).astype(np.uint8) * 255
+        nb, nd = int(np.count_nonzero(bright)), int(np.count_nonzero(dark))
+        face_mask, pip_mask = (bright, dark) if nb >= nd else (dark, bright)
+        filled = _fill_holes(face_mask)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(filled, connectivity=4)
+        masks = [
+            (labels == i).astype(np.uint8) * 255 for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_area
+        ]
+        if masks:
+            out.append((masks, pip_mask))
     return out
 
 
-def _split_faces(face_mask: np.ndarray, config: ReaderConfig, long_side: int) -> list[np.ndarray]:
-    """Split a face mask into single faces (holes filled), one mask each."""
-    filled = _fill_holes(cv2.morphologyEx(face_mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(filled, connectivity=4)
-    min_area = (config.min_die * long_side) ** 2
-    faces = []
-    for i in range(1, n):
-        if stats[i, cv2.CC_STAT_AREA] < min_area:
+def _otsu(vals: np.ndarray) -> float:
+    thr, _ = cv2.threshold(vals.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return float(thr)
+
+
+def _die_side(masks: list[np.ndarray]) -> float | None:
+    """The typical die side, pixels: the median side of the square, solid faces."""
+    sides = []
+    for m in masks:
+        cnts, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if not cnts:
             continue
-        m = (labels == i).astype(np.uint8) * 255
-        faces.extend(_split_touching(m, min_area))
-    return faces
+        c = max(cnts, key=cv2.contourArea)
+        (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+        if min(rw, rh) < 4:
+            continue
+        if min(rw, rh) / max(rw, rh) > 0.8 and cv2.contourArea(c) / (rw * rh) > 0.8:
+            sides.append(math.sqrt(rw * rh))
+    return float(np.median(sides)) if sides else None
 
 
-def _split_touching(mask: np.ndarray, min_area: float) -> list[np.ndarray]:
-    """Split a mask of touching faces at the necks of its distance transform."""
+def _split_touching(mask: np.ndarray, side: float | None) -> list[np.ndarray]:
+    """Split a mask of touching faces into single faces.
+
+    With a known die side, a mask covering k ≥ 2 faces' area is cut into k
+    parts by k-means on its pixel positions (adjacent squares come apart at
+    their common edge); otherwise it is returned whole.
+    """
+    if side is None:
+        return [mask]
     area = int(np.count_nonzero(mask))
-    cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not cnts:
-        return []
-    hull = cv2.convexHull(max(cnts, key=cv2.contourArea))
-    solidity = area / max(1.0, cv2.contourArea(hull))
-    if solidity > 0.9:
+    k = int(round(area / (side * side * 0.95)))
+    if k < 2:
         return [mask]
-    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
-    peak = float(dist.max())
-    for frac in (0.5, 0.6, 0.7):
-        cores = (dist > frac * peak).astype(np.uint8) * 255
-        n, labels = cv2.connectedComponents(cores, connectivity=8)
-        if n > 2:
-            break
-    if n <= 2:
-        return [mask]
-    markers = labels.astype(np.int32)
-    markers[(mask > 0) & (cores == 0)] = 0
-    markers[mask == 0] = n  # background marker
-    color = cv2.cvtColor(mask, cv2.COLOR_GRAY2BGR)
-    cv2.watershed(cv2.merge([255 - dist.astype(np.uint8)] * 3) if False else color, markers)
+    k = min(k, 12)
+    ys, xs = np.nonzero(mask)
+    pts = np.column_stack([xs, ys]).astype(np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
+    _, lab, _ = cv2.kmeans(pts, k, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
     parts = []
-    for k in range(1, n):
-        m = ((markers == k) & (mask > 0)).astype(np.uint8) * 255
-        if np.count_nonzero(m) >= min_area * 0.5:
+    for j in range(k):
+        m = np.zeros_like(mask)
+        sel = lab.ravel() == j
+        m[ys[sel], xs[sel]] = 255
+        m = cv2.morphologyEx(m, cv2.MORPH_OPEN, _ELLIPSE3)
+        if np.count_nonzero(m) >= side * side * 0.3:
             parts.append(m)
     return parts or [mask]
 
@@ -309,7 +349,7 @@ _LAYOUTS = {
 }
 
 
-def _read_face(face: np.ndarray, pip_mask: np.ndarray, gray: np.ndarray, offset, config: ReaderConfig, long_side: int) -> Die | None:
+def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderConfig, long_side: int) -> Die | None:
     cnts, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not cnts:
         return None
