@@ -338,17 +338,6 @@ def _top_face_pips(pips, face: np.ndarray, side: float):
     return keep
 
 
-# Standard pip layouts on a unit face, centred at 0 (x right, y down).
-_LAYOUTS = {
-    1: [(0, 0)],
-    2: [(-1, -1), (1, 1)],
-    3: [(-1, -1), (0, 0), (1, 1)],
-    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
-}
-
-
 def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderConfig, long_side: int) -> Die | None:
     cnts, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not cnts:
