@@ -28,7 +28,7 @@ languages in ``shared/seeds/durchmarsch-{de,en,fr,it}.txt``.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 __all__ = [

@@ -25,7 +25,7 @@ from typing import Callable
 
 import numpy as np
 
-from .durchmarsch import Durchmarsch, DurchmarschError, ThrowResult
+from .durchmarsch import Durchmarsch, NothingToUndo, ThrowResult
 from .storage import Store
 
 __all__ = ["GameSession", "Change", "ReadResult", "NoGame"]
@@ -185,8 +185,6 @@ class GameSession:
         """Take back the last event, in the store and in the game."""
         game = self._need_game()
         if not game.events:
-            from .durchmarsch import NothingToUndo
-
             raise NothingToUndo("nothing to undo: no event has been played")
         self.store.pop(self.game_id)
         game.undo()

@@ -1,6 +1,5 @@
 """Storage and game session: events saved as they happen, frames beside them, resume after kill -9."""
 
-import json
 import os
 import signal
 import sqlite3
@@ -11,7 +10,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from companion.durchmarsch import DecisionDue, Durchmarsch, NothingToUndo, WrongDiceCount
+from companion.durchmarsch import DecisionDue, NothingToUndo, WrongDiceCount
 from companion.session import GameSession
 from companion.storage import Store, StorageError
 

@@ -6,7 +6,6 @@ import subprocess
 import sys
 
 import cv2
-import pytest
 
 from companion.session import GameSession
 from companion.storage import Store

@@ -21,7 +21,7 @@ from ui.app import run_app  # noqa: E402
 
 
 def main():
-    data, out = sys.argv[1], sys.argv[2]
+    data = sys.argv[1]
     size = tuple(int(v) for v in (sys.argv[3] if len(sys.argv) > 3 else "800x480").split("x"))
     cfg = json.loads(json.dumps(DEFAULTS))
     cfg["app"]["data_dir"] = data

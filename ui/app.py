@@ -23,7 +23,7 @@ os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
 
 import numpy as np  # noqa: E402
 
-__all__ = ["run_app", "CompanionApp", "FrameWorker"]
+__all__ = ["run_app", "FrameWorker"]
 
 log = logging.getLogger(__name__)
 
@@ -361,7 +361,7 @@ def _make_app(cfg, driver):
                 Clock.schedule_once(lambda dt: self._read_done(frame, r, None))
             except Exception as e:  # an unreadable frame must not stop the app
                 log.exception("read failed")
-                Clock.schedule_once(lambda dt: self._read_done(None, None, e))
+                Clock.schedule_once(lambda dt, err=e: self._read_done(None, None, err))
 
         def _read_done(self, frame, r, err):
             self.reading = False

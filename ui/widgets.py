@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from kivy.graphics import Color, Line, Rectangle
 from kivy.graphics.texture import Texture
-from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.image import Image

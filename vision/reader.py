@@ -25,7 +25,6 @@ Example::
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass, field
 
 import cv2
