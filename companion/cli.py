@@ -4,7 +4,7 @@
 
     companion                         start the touchscreen app (same as: companion kiosk)
     companion kiosk [--config F]      start the touchscreen app
-    companion read [--json] [--annotate DIR] IMAGE...
+    companion read [--json] [--expect N] [--annotate DIR] IMAGE...
     companion replay [--json] SCRIPT.jsonl...
     companion eval-vision [--workers N] LABELS.json
 
@@ -35,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("read", help="read the dice in photos")
     r.add_argument("--json", action="store_true", help="one JSON line per image")
     r.add_argument("--annotate", metavar="DIR", help="write annotated copies of the images to DIR")
+    r.add_argument("--expect", type=int, metavar="N", help="the throw has N dice (a read of another count is not sure)")
     r.add_argument("images", nargs="+", metavar="IMAGE")
 
     rp = sub.add_parser("replay", help="play recorded games (JSON Lines scripts)")
@@ -64,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
 def _read(args) -> int:
     import cv2
 
-    from vision.reader import UnreadableImage, annotate, load_image, read_dice
+    from vision.reader import UnreadableImage, annotate, load_image, read_throw
 
     status = 0
     if args.annotate:
@@ -80,7 +81,8 @@ def _read(args) -> int:
                 print(f"{path}: error: {e}", file=sys.stderr)
             continue
         t0 = time.perf_counter()
-        dice = read_dice(img)
+        read = read_throw(img, expect=args.expect)
+        dice = read.dice
         ms = (time.perf_counter() - t0) * 1000
         if args.json:
             out = {
@@ -94,12 +96,15 @@ def _read(args) -> int:
                     }
                     for d in dice
                 ],
+                "sure": read.sure,
+                "reasons": list(read.reasons),
                 "ms": round(ms, 1),
             }
             print(json.dumps(out), flush=True)
         else:
             vals = " ".join(str(d.value) for d in dice) or "no dice"
-            print(f"{path}: {len(dice)} dice: {vals} ({ms:.1f} ms)")
+            sure = "sure" if read.sure else "not sure: " + "; ".join(read.reasons)
+            print(f"{path}: {len(dice)} dice: {vals} ({sure}) ({ms:.1f} ms)")
         if args.annotate:
             name = os.path.splitext(os.path.basename(path))[0] + ".annotated.jpg"
             cv2.imwrite(os.path.join(args.annotate, name), annotate(img, dice))

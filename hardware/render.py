@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["RenderedDie", "RenderStyle", "render_throw", "render_empty", "PIP_LAYOUT"]
+__all__ = ["RenderedDie", "RenderStyle", "render_throw", "render_empty", "PIP_LAYOUT", "TrayScene", "PlacedDie"]
 
 #: Pip centres of each face on a unit face, in [-1, 1] (x right, y down); the
 #: outer pips sit a quarter of a side from the edges.
@@ -218,3 +218,120 @@ def render_throw(values, *, seed: int | None = None, style: RenderStyle = Render
     for x, y, _ in spots[len(values):]:
         cv2.circle(img, (round(x), round(y)), max(2, round(s * 0.08)), (20, 20, 20), -1, cv2.LINE_AA)
     return _finish(img, rng, style, truth)
+
+
+# --------------------------------------------------------------------------
+# Scenes: a tray on a table, dice placed explicitly, for frame sequences
+# --------------------------------------------------------------------------
+
+#: A die in a scene: value 1-6, centre (x, y) px, angle degrees, side px, (body BGR, pip BGR).
+@dataclass(frozen=True)
+class PlacedDie:
+    """A die lying in a :class:`TrayScene`: ``value`` 1-6, ``center`` ``(x, y)``
+    pixels, ``angle`` degrees, ``size`` (side) pixels, ``colours`` ``(body BGR, pip BGR)``."""
+
+    value: int
+    center: tuple[float, float]
+    angle: float
+    size: float
+    colours: tuple = _WHITE
+
+
+class TrayScene:
+    """A dice tray on a table seen straight from above, for frame sequences.
+
+    Unlike :func:`render_throw`, positions stay put from frame to frame (no
+    random perspective), so a sequence can show dice rolling in, settling, a
+    hand passing, a die set aside outside the tray. ``style.size`` is the
+    frame ``(width, height)`` px; the tray is the rectangle ``tray`` (x0, y0,
+    x1, y1) px, by default inset 12% from the frame edges, on a light wooden
+    table.
+
+    Example::
+
+        >>> s = TrayScene(seed=1)
+        >>> dice = s.place([3, 5])
+        >>> s.frame(dice).shape
+        (616, 820, 3)
+    """
+
+    TABLE = (120, 160, 200)  # light wood, BGR
+
+    def __init__(self, *, seed: int | None = None, style: RenderStyle = RenderStyle(tilt=0.0, specks=0),
+                 tray: tuple[int, int, int, int] | None = None):
+        self.style = style
+        self.rng = np.random.default_rng(seed)
+        w, h = style.size
+        if tray is None:
+            mx, my = round(w * 0.12), round(h * 0.12)
+            tray = (mx, my, w - mx, h - my)
+        self.tray = tray
+        img = np.empty((h, w, 3), np.float32)
+        img[:] = self.TABLE
+        tex = self.rng.normal(0, 5, (h, w // 8 + 1)).astype(np.float32)
+        img += cv2.resize(tex, (w, h))[..., None]
+        x0, y0, x1, y1 = tray
+        inner = _background(self.rng, RenderStyle(size=(x1 - x0, y1 - y0), tray=style.tray, gradient=style.gradient))
+        img[y0:y1, x0:x1] = inner
+        cv2.rectangle(img, (x0, y0), (x1 - 1, y1 - 1), tuple(c * 0.6 for c in style.tray), max(2, round(w / 200)))
+        self.base = img
+
+    @property
+    def polygon(self) -> list[tuple[float, float]]:
+        """The tray's corners, ``(x, y)`` px, clockwise from top left."""
+        x0, y0, x1, y1 = self.tray
+        return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+
+    def place(self, values, *, coloured: float | None = None) -> list[PlacedDie]:
+        """Random resting places in the tray for dice showing ``values``."""
+        x0, y0, x1, y1 = self.tray
+        inner = RenderStyle(size=(x1 - x0, y1 - y0), die_size=self.style.die_size, touching=self.style.touching)
+        spots = _place(self.rng, len(list(values)), inner)
+        share = self.style.coloured if coloured is None else coloured
+        out = []
+        for v, (x, y, ang) in zip(values, spots):
+            colours = _COLOURED[self.rng.integers(len(_COLOURED))] if self.rng.random() < share else _WHITE
+            out.append(PlacedDie(int(v), (x + x0, y + y0), ang, self.style.die_size * self.rng.uniform(0.95, 1.05), colours))
+        return out
+
+    def frame(self, dice, *, hand: tuple[float, float] | None = None) -> np.ndarray:
+        """One frame, ``H×W×3 uint8 BGR``: the table, the tray, ``dice`` (a list of
+        :class:`PlacedDie`) and, when ``hand`` is a point ``(x, y)`` px, a hand
+        reaching in from the bottom edge with its fingertips there."""
+        img = self.base.copy()
+        for d in dice:
+            if d.value not in PIP_LAYOUT:
+                raise ValueError(f"die value {d.value!r} is not 1-6")
+            _draw_die(img, d.value, d.center[0], d.center[1], d.angle, d.size, d.colours[0], d.colours[1], self.rng)
+        if hand is not None:
+            hx, hy = hand
+            w, h = self.style.size
+            s = self.style.die_size
+            skin = (120, 150, 205)
+            cv2.ellipse(img, (round(hx), round(hy + 2.2 * s)), (round(1.4 * s), round(1.9 * s)), 0, 0, 360, skin, -1)
+            cv2.rectangle(img, (round(hx - 0.9 * s), round(hy + 2.2 * s)), (round(hx + 0.9 * s), h), skin, -1)
+            for k in range(4):
+                fx = hx + (k - 1.5) * 0.55 * s
+                cv2.ellipse(img, (round(fx), round(hy + 0.5 * s)), (round(0.22 * s), round(0.8 * s)), 0, 0, 360, skin, -1)
+        img = cv2.GaussianBlur(img, (0, 0), 0.7)
+        img += self.rng.normal(0, self.style.noise, img.shape).astype(np.float32)
+        return np.clip(img, 0, 255).astype(np.uint8)
+
+    def rolling(self, dice, frames: int) -> list[list[PlacedDie]]:
+        """``frames`` placements of ``dice`` rolling in from the bottom edge of the
+        tray to where they rest (the last placement is ``dice`` itself)."""
+        x0, y0, x1, y1 = self.tray
+        out = []
+        starts = [(self.rng.uniform(x0, x1), y1 - self.style.die_size) for _ in dice]
+        for k in range(1, frames + 1):
+            t = k / frames
+            ease = 1 - (1 - t) ** 2
+            step = []
+            for d, (sx, sy) in zip(dice, starts):
+                x = sx + (d.center[0] - sx) * ease
+                y = sy + (d.center[1] - sy) * ease
+                ang = d.angle + (1 - t) * 200
+                value = d.value if k == frames else int(self.rng.integers(1, 7))
+                step.append(PlacedDie(value, (x, y), ang, d.size, d.colours))
+            out.append(step)
+        return out

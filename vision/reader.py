@@ -35,6 +35,8 @@ __all__ = [
     "ReaderConfig",
     "UnreadableImage",
     "read_dice",
+    "read_throw",
+    "Read",
     "annotate",
     "load_image",
 ]
@@ -81,6 +83,9 @@ class ReaderConfig:
     images are shrunk first). ``min_contrast``: the colour distance (Lab units)
     a die must stand out from the table by. ``min_die``/``max_die``: the
     plausible die side as a fraction of the longer image side.
+    ``min_confidence``: dice read with less are dropped. ``sure_confidence``:
+    every die of a sure read has at least this. ``work_die``: with a known die
+    size, the image is scaled so a die is this many pixels wide.
     """
 
     work_size: int = 1024
@@ -88,6 +93,8 @@ class ReaderConfig:
     min_die: float = 0.012
     max_die: float = 0.25
     min_confidence: float = 0.3
+    sure_confidence: float = 0.8
+    work_die: float = 40.0
 
 
 def load_image(path: str) -> np.ndarray:
@@ -137,28 +144,117 @@ def read_dice(image: np.ndarray, config: ReaderConfig = ReaderConfig()) -> list[
     ``image``: ``H×W×3 uint8 BGR`` (grey ``H×W`` and BGRA are accepted too).
     Returns the dice found, left to right; positions and sizes are pixels of
     the input image. Raises :class:`UnreadableImage` for anything that is not
-    an image.
+    an image. :func:`read_throw` gives the same dice plus whether the reader
+    is sure of them.
+    """
+    return list(read_throw(image, config=config).dice)
+
+
+@dataclass(frozen=True)
+class Read:
+    """The dice of one throw, and whether the reader is sure of them.
+
+    ``dice``: the :class:`Die` list, left to right. ``sure``: True only when
+    every die's confidence is at least ``ReaderConfig.sure_confidence``, the
+    dice are of one size, nothing die-sized in the picture is left
+    unexplained, and (when a count was expected) the count is right.
+    ``reasons``: why not sure, in words for the players (empty when sure).
+    ``die_size``: the die side used, pixels of the input image (None when no
+    die was found and none was given).
+    """
+
+    dice: tuple[Die, ...]
+    sure: bool
+    reasons: tuple[str, ...] = ()
+    die_size: float | None = None
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        """The values read, left to right."""
+        return tuple(d.value for d in self.dice)
+
+
+def read_throw(
+    image: np.ndarray,
+    *,
+    expect: int | None = None,
+    area=None,
+    die_size: float | None = None,
+    config: ReaderConfig = ReaderConfig(),
+) -> Read:
+    """Read a throw and say whether the reader is sure of it.
+
+    ``image``: ``H×W×3 uint8 BGR``. ``expect``: the number of dice known to be
+    in the throw (the rules know it: 8, 7, 6 or 5), or None. ``area``: a
+    :class:`vision.calibrate.TrayArea` (or any object with ``polygon``, a
+    list of ``(x, y)`` pixels): only dice whose centre lies inside it are
+    read, dice set aside outside it are ignored. ``die_size``: the die side in
+    pixels from calibration; it fixes the working scale (the die is shrunk to
+    ``config.work_die`` pixels, which keeps a 1640×1232 frame fast) and the
+    size a face must have.
+
+    Raises :class:`UnreadableImage` for anything that is not an image.
     """
     image = _check_image(image)
     h, w = image.shape[:2]
-    scale = min(1.0, config.work_size / max(h, w))
-    work = image if scale == 1.0 else cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
-    dice = _read_work(work, config)
+    ox = oy = 0
+    poly = None
+    if area is not None:
+        poly = np.asarray(area.polygon, np.float32).reshape(-1, 2)
+        x0, y0 = np.floor(poly.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(poly.max(axis=0)).astype(int)
+        x0, y0 = max(0, x0), max(0, y0)
+        x1, y1 = min(w, x1), min(h, y1)
+        if x1 - x0 >= 16 and y1 - y0 >= 16:
+            image, ox, oy = image[y0:y1, x0:x1], x0, y0
+            h, w = image.shape[:2]
+        if die_size is None:
+            die_size = getattr(area, "die_size", None)
+    if die_size:
+        scale = config.work_die / die_size
+        scale = min(scale, config.work_size / max(h, w), 1.5)
+    else:
+        scale = min(1.0, config.work_size / max(h, w))
+    if abs(scale - 1.0) < 1e-3:
+        work, scale = image, 1.0
+    else:
+        interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+        work = cv2.resize(image, (max(16, round(w * scale)), max(16, round(h * scale))), interpolation=interp)
+    dice, unexplained, side = _read_work(work, config, die_size * scale if die_size else None)
+    s = 1.0 / scale
     out = []
     for d in dice:
-        s = 1.0 / scale
+        cx, cy = d.center[0] * s + ox, d.center[1] * s + oy
+        if poly is not None and cv2.pointPolygonTest(poly, (float(cx), float(cy)), False) < 0:
+            continue
         out.append(
             Die(
                 value=d.value,
-                center=(d.center[0] * s, d.center[1] * s),
+                center=(cx, cy),
                 size=d.size * s,
-                corners=tuple((x * s, y * s) for x, y in d.corners),
+                corners=tuple((x * s + ox, y * s + oy) for x, y in d.corners),
                 confidence=d.confidence,
-                pips=tuple((x * s, y * s) for x, y in d.pips),
+                pips=tuple((x * s + ox, y * s + oy) for x, y in d.pips),
             )
         )
     out.sort(key=lambda d: (d.center[0], d.center[1]))
-    return out
+    reasons = []
+    weak = [d for d in out if d.confidence < config.sure_confidence]
+    if weak:
+        reasons.append(f"{len(weak)} of the dice are hard to read")
+    if len(out) >= 2:
+        sizes = np.array([d.size for d in out])
+        med = float(np.median(sizes))
+        if np.any(sizes < 0.75 * med) or np.any(sizes > 1.33 * med):
+            reasons.append("the dice read are not all of one size")
+    if unexplained:
+        reasons.append("something die-sized could not be read")
+    if expect is not None and len(out) != expect:
+        reasons.append(f"read {len(out)} dice, but {expect} were thrown")
+    if not out and expect is None:
+        reasons.append("no dice")
+    size_px = side * s if side else (float(die_size) if die_size else None)
+    return Read(tuple(out), not reasons, tuple(reasons), size_px)
 
 
 def _foreground(lab: np.ndarray, config: ReaderConfig) -> np.ndarray:
@@ -174,7 +270,8 @@ def _foreground(lab: np.ndarray, config: ReaderConfig) -> np.ndarray:
     return fg
 
 
-def _read_work(img: np.ndarray, config: ReaderConfig) -> list[Die]:
+def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = None):
+    """Dice in a working-scale image: ``(dice, unexplained blobs, die side px)``."""
     h, w = img.shape[:2]
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
     gray = lab[..., 0]
@@ -196,15 +293,13 @@ def _read_work(img: np.ndarray, config: ReaderConfig) -> list[Die]:
         x1, y1 = min(w, x + bw + pad), min(h, y + bh + pad)
         comp = (labels[y0:y1, x0:x1] == i).astype(np.uint8) * 255
         cands = _blob_faces(gray[y0:y1, x0:x1], comp, min_area)
-        if cands:
-            blobs.append(((x0, y0), cands))
+        blobs.append(((x0, y0), cands, int(area), comp, (x0, y0)))
     # Pass 2: the die size, from faces that look like one square die.
-    side = _die_side([f for _, cands in blobs for faces, _ in cands for f in faces])
-    # Pass 3: read each blob with the split that explains it best.
-    dice: list[Die] = []
-    for offset, cands in blobs:
-        best: list[Die] = []
-        best_score = 0.0
+    side = die_side if die_side else _die_side([f for _, cands, *_ in blobs for faces, _ in cands for f in faces])
+    # Pass 3: read every candidate split of every blob.
+    reads = []
+    for offset, cands, *_ in blobs:
+        per = []
         for faces, pip_mask in cands:
             got = []
             for face in faces:
@@ -212,11 +307,50 @@ def _read_work(img: np.ndarray, config: ReaderConfig) -> list[Die]:
                     d = _read_face(part, pip_mask, offset, config, long_side)
                     if d is not None and d.confidence >= config.min_confidence:
                         got.append(d)
-            score = sum(d.confidence for d in got)
-            if score > best_score + 1e-6:
-                best, best_score = got, score
+            per.append(got)
+        reads.append(per)
+    # Pass 4: the die size again, from the surest multi-pip reads (a glint in
+    # one pip can make the pip itself look like a die showing 1), and only
+    # dice of about that size are kept.
+    if not die_side:
+        sure = [d.size for per in reads for got in per for d in got if d.confidence >= 0.85 and d.value >= 2]
+        if len(sure) >= 2:
+            side = float(np.median(sure))
+    dice: list[Die] = []
+    unexplained = 0
+    for per, (_, _, blob_area, comp, offset) in zip(reads, blobs):
+        # Every candidate split may explain part of the blob (a white die and a
+        # red die touching come apart at different thresholds): take the
+        # surest dice first, and no two in the same place.
+        pool = sorted((d for got in per for d in got), key=lambda d: -d.confidence)
+        best: list[Die] = []
+        for d in pool:
+            if side and not 0.6 * side <= d.size <= 1.5 * side:
+                continue
+            if any(math.hypot(d.center[0] - b.center[0], d.center[1] - b.center[1]) < 0.6 * max(d.size, b.size) for b in best):
+                continue
+            best.append(d)
         dice.extend(best)
-    return dice
+        if side and _leftover(comp, offset, best, side) >= 0.45 * side * side:
+            unexplained += 1  # part of the blob, die-sized, that no die read explains
+    return dice, unexplained, side
+
+
+def _leftover(comp: np.ndarray, offset, dice: list[Die], side: float) -> int:
+    """The largest part of a blob (pixels) not explained by the dice read in it.
+
+    Each die explains its face grown by half (its side faces and shadow).
+    """
+    rest = comp.copy()
+    ox, oy = offset
+    for d in dice:
+        c = np.array([[(x - ox, y - oy) for x, y in d.corners]], np.float32)
+        mid = c.mean(axis=1, keepdims=True)
+        grown = (mid + (c - mid) * 1.6).round().astype(np.int32)
+        cv2.fillPoly(rest, grown, 0)
+    rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
+    return int(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0
 
 
 def _fill_holes(mask: np.ndarray) -> np.ndarray:
@@ -377,7 +511,8 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
     conf *= max(0.0, min(1.0, (aspect - 0.5) / 0.35))
     conf *= max(0.0, min(1.0, (fill - 0.5) / 0.3))
     conf *= max(0.2, 1.0 - max(0.0, size_spread - 0.25))
-    conf *= _layout_fit(pips, (cx, cy), side, ang)
+    conf *= _spread_fit(pips, (cx, cy), side)
+    conf *= 0.5 + 0.5 * _layout_fit(_face_coords(cnt, rect, pips))
     ox, oy = offset
     box = cv2.boxPoints(rect)
     corners = tuple((float(x + ox), float(y + oy)) for x, y in box)
@@ -391,27 +526,103 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
     )
 
 
-def _layout_fit(pips, center, side, angle) -> float:
-    """How well pip positions match the standard layout for their count (0-1)."""
+#: Pip centres of each face in units of the pip spacing (x right, y down);
+#: the ``"90"`` variants are the same faces turned a quarter.
+_LAYOUTS = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
+
+
+def _spread_fit(pips, center, side) -> float:
+    """How far the pips spread from their centre, against a die face (0-1).
+
+    A lenient check that keeps dice seen at odd angles: standard pips sit
+    about a third of a side from the face's centre (1: on the centre).
+    """
     n = len(pips)
     pts = np.array([[p[0], p[1]] for p in pips], np.float64)
-    c = pts.mean(axis=0)
     if n == 1:
         off = np.linalg.norm(pts[0] - np.array(center)) / side
         return float(max(0.0, 1.0 - max(0.0, off - 0.12) * 4))
-    # Spread of pips relative to the face: standard pips sit about 0.25 side from centre.
-    d = np.linalg.norm(pts - c, axis=1) / side
-    if n in (2, 3):
-        expect = 0.35  # diagonal
-    elif n in (4, 6):
-        expect = 0.35 if n == 4 else 0.33
-    else:
-        expect = 0.33
+    d = np.linalg.norm(pts - pts.mean(axis=0), axis=1) / side
+    expect = 0.35 if n in (2, 3, 4) else 0.33
     outer = d[d > 0.1]
     if outer.size == 0:
         return 0.3
     err = abs(float(np.median(outer)) - expect) / expect
     return float(max(0.2, 1.0 - max(0.0, err - 0.25) * 1.5))
+
+
+def _face_coords(cnt: np.ndarray, rect, pips) -> np.ndarray:
+    """Pip centres in the face's own frame: ``N×2``, the face being the unit
+    square centred on 0.
+
+    The face's outline is simplified to four corners when it has four (a face
+    seen at an angle is a quadrilateral, not a square), else its
+    minimum-area rectangle is used, and a perspective transform maps those
+    corners to the unit square.
+    """
+    hull = cv2.convexHull(cnt)
+    quad = cv2.approxPolyDP(hull, 0.06 * cv2.arcLength(hull, True), True).reshape(-1, 2).astype(np.float32)
+    if len(quad) != 4 or not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
+        quad = cv2.boxPoints(rect).astype(np.float32)
+    # Order the corners around their centre so the map has no flip.
+    mid = quad.mean(axis=0)
+    quad = quad[np.argsort(np.arctan2(quad[:, 1] - mid[1], quad[:, 0] - mid[0]))]
+    unit = np.float32([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
+    m = cv2.getPerspectiveTransform(quad, unit)
+    pts = np.float32([[p[0], p[1]] for p in pips]).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(pts, m).reshape(-1, 2).astype(np.float64)
+
+
+def _layout_fit(uv: np.ndarray) -> float:
+    """How well the pips match the standard layout for their count (0-1).
+
+    ``uv``: pip centres in the face's frame (:func:`_face_coords`). The standard layout for
+    their count, in either quarter turn, is fitted by least squares with a
+    free pip spacing. A good fit has small residuals, a spacing of 0.18-0.36
+    of the side (real dice put the outer pips about a quarter side from the
+    centre) and its centre on the face's centre.
+    """
+    n = len(uv)
+    if n == 1:
+        off = float(np.linalg.norm(uv[0]))
+        return float(max(0.0, 1.0 - max(0.0, off - 0.12) * 4))
+    if np.any(np.abs(uv) > 0.55):
+        return 0.0
+    best = 0.0
+    for turn in (False, True):
+        ref = np.array(_LAYOUTS[n], np.float64)
+        if turn:
+            ref = np.column_stack([-ref[:, 1], ref[:, 0]])
+        # Match each pip to the nearest free layout point (the layout points are far apart).
+        used, pairs = set(), []
+        for i in np.argsort(-np.linalg.norm(uv, axis=1)):
+            order = np.argsort(np.linalg.norm(ref * 0.27 - uv[i], axis=1))
+            j = next(int(j) for j in order if int(j) not in used)
+            used.add(j)
+            pairs.append((uv[i], ref[j]))
+        p = np.array([q for q, _ in pairs])
+        r = np.array([c for _, c in pairs])
+        shift = p.mean(axis=0) - r.mean(axis=0)
+        pc = p - p.mean(axis=0)
+        rc = r - r.mean(axis=0)
+        denom = float((rc * rc).sum())
+        spacing = float((pc * rc).sum() / denom) if denom > 0 else 0.0
+        if spacing <= 0:
+            continue
+        resid = math.sqrt(float(((pc - spacing * rc) ** 2).sum()) / n) / spacing
+        fit = max(0.0, 1.0 - max(0.0, resid - 0.12) * 3.0)
+        if not 0.18 <= spacing <= 0.36:
+            fit *= 0.4
+        fit *= max(0.0, 1.0 - max(0.0, float(np.linalg.norm(shift)) - 0.1) * 4.0)
+        best = max(best, fit)
+    return float(best)
 
 
 # --------------------------------------------------------------------------
