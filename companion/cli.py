@@ -4,7 +4,7 @@
 
     companion                         start the touchscreen app (same as: companion kiosk)
     companion kiosk [--config F]      start the touchscreen app
-    companion read [--json] [--expect N] [--annotate DIR] IMAGE...
+    companion read [--json] [--expect N] [--area F | --find-tray] [--annotate DIR] IMAGE...
     companion replay [--json] SCRIPT.jsonl...
     companion eval-vision [--workers N] LABELS.json
 
@@ -36,6 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--json", action="store_true", help="one JSON line per image")
     r.add_argument("--annotate", metavar="DIR", help="write annotated copies of the images to DIR")
     r.add_argument("--expect", type=int, metavar="N", help="the throw has N dice (a read of another count is not sure)")
+    g = r.add_mutually_exclusive_group()
+    g.add_argument("--area", metavar="CALIBRATION.json", help="read only inside this stored tray area")
+    g.add_argument("--find-tray", action="store_true", help="find the dice tray in each image and read only inside it")
     r.add_argument("images", nargs="+", metavar="IMAGE")
 
     rp = sub.add_parser("replay", help="play recorded games (JSON Lines scripts)")
@@ -65,9 +68,20 @@ def main(argv: list[str] | None = None) -> int:
 def _read(args) -> int:
     import cv2
 
+    from vision.calibrate import CalibrationError, find_tray, load_area
     from vision.reader import UnreadableImage, annotate, load_image, read_throw
 
     status = 0
+    stored = None
+    if args.area:
+        try:
+            stored = load_area(args.area)
+        except CalibrationError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        if stored is None:
+            print(f"error: {args.area}: no such calibration file", file=sys.stderr)
+            return 2
     if args.annotate:
         os.makedirs(args.annotate, exist_ok=True)
     for path in args.images:
@@ -81,7 +95,15 @@ def _read(args) -> int:
                 print(f"{path}: error: {e}", file=sys.stderr)
             continue
         t0 = time.perf_counter()
-        read = read_throw(img, expect=args.expect)
+        area = None
+        if stored is not None:
+            area = stored.scaled((img.shape[1], img.shape[0]))
+        elif args.find_tray:
+            try:
+                area = find_tray(img)
+            except CalibrationError:
+                area = None  # no tray: read the whole picture
+        read = read_throw(img, expect=args.expect, area=area)
         dice = read.dice
         ms = (time.perf_counter() - t0) * 1000
         if args.json:

@@ -218,9 +218,9 @@ def read_throw(
     if abs(scale - 1.0) < 1e-3:
         work, scale = image, 1.0
     else:
-        interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-        work = cv2.resize(image, (max(16, round(w * scale)), max(16, round(h * scale))), interpolation=interp)
-    dice, unexplained, side = _read_work(work, config, die_size * scale if die_size else None)
+        work = _shrink(image, scale)
+        scale = work.shape[1] / w
+    dice, unexplained, foreign, side = _read_work(work, config, die_size * scale if die_size else None)
     s = 1.0 / scale
     out = []
     for d in dice:
@@ -249,12 +249,26 @@ def read_throw(
             reasons.append("the dice read are not all of one size")
     if unexplained:
         reasons.append("something die-sized could not be read")
+    if foreign and area is not None:
+        reasons.append("something else is in the tray")
     if expect is not None and len(out) != expect:
         reasons.append(f"read {len(out)} dice, but {expect} were thrown")
     if not out and expect is None:
         reasons.append("no dice")
     size_px = side * s if side else (float(die_size) if die_size else None)
     return Read(tuple(out), not reasons, tuple(reasons), size_px)
+
+
+def _shrink(image: np.ndarray, scale: float) -> np.ndarray:
+    """``image`` resized by ``scale``: halved with ``cv2.pyrDown`` (a smoothed,
+    fast halving) while the scale allows, then a linear step for the rest."""
+    h, w = image.shape[:2]
+    size = (max(16, round(w * scale)), max(16, round(h * scale)))
+    while image.shape[1] >= 2 * size[0] and image.shape[0] >= 2 * size[1]:
+        image = cv2.pyrDown(image)
+    if image.shape[1] == size[0] and image.shape[0] == size[1]:
+        return image
+    return cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
 
 
 def _foreground(lab: np.ndarray, config: ReaderConfig) -> np.ndarray:
@@ -271,7 +285,7 @@ def _foreground(lab: np.ndarray, config: ReaderConfig) -> np.ndarray:
 
 
 def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = None):
-    """Dice in a working-scale image: ``(dice, unexplained blobs, die side px)``."""
+    """Dice in a working-scale image: ``(dice, die-like parts unexplained, large parts unexplained, die side px)``."""
     h, w = img.shape[:2]
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
     gray = lab[..., 0]
@@ -281,6 +295,8 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
     long_side = max(h, w)
     min_area = (config.min_die * long_side) ** 2
     max_area = (config.max_die * long_side) ** 2 * 6
+    if die_side:
+        min_area = max(min_area, (0.5 * die_side) ** 2)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
     # Pass 1: for every blob, candidate splits into faces and pips.
     blobs = []
@@ -317,7 +333,7 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
         if len(sure) >= 2:
             side = float(np.median(sure))
     dice: list[Die] = []
-    unexplained = 0
+    unexplained = foreign = 0
     for per, (_, _, blob_area, comp, offset) in zip(reads, blobs):
         # Every candidate split may explain part of the blob (a white die and a
         # red die touching come apart at different thresholds): take the
@@ -331,15 +347,20 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
                 continue
             best.append(d)
         dice.extend(best)
-        if side and _leftover(comp, offset, best, side) >= 0.45 * side * side:
-            unexplained += 1  # part of the blob, die-sized, that no die read explains
-    return dice, unexplained, side
+        if side:
+            die_like, large = _leftover(comp, offset, best, side)
+            unexplained += die_like
+            foreign += large
+    return dice, unexplained, foreign, side
 
 
-def _leftover(comp: np.ndarray, offset, dice: list[Die], side: float) -> int:
-    """The largest part of a blob (pixels) not explained by the dice read in it.
+def _leftover(comp: np.ndarray, offset, dice: list[Die], side: float) -> tuple[int, int]:
+    """What of a blob the dice read in it do not explain: ``(die-like parts, large parts)``.
 
-    Each die explains its face grown by half (its side faces and shadow).
+    Each die explains its face grown by 60% (its side faces and shadow). A
+    left-over part is die-like when it is about a face's area and compact; it
+    is large when it covers more than 2.5 faces and is not a thin arc (the
+    inner wall of a round tray is one).
     """
     rest = comp.copy()
     ox, oy = offset
@@ -349,8 +370,21 @@ def _leftover(comp: np.ndarray, offset, dice: list[Die], side: float) -> int:
         grown = (mid + (c - mid) * 1.6).round().astype(np.int32)
         cv2.fillPoly(rest, grown, 0)
     rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    n, _, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
-    return int(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0
+    cnts, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    face = side * side
+    die_like = large = 0
+    for c in cnts:
+        a = cv2.contourArea(c)
+        if a < 0.45 * face:
+            continue
+        (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+        aspect = min(rw, rh) / max(1.0, max(rw, rh))
+        fill = a / max(1.0, rw * rh)
+        if a <= 2.5 * face:
+            die_like += aspect >= 0.5 and fill >= 0.55
+        else:
+            large += aspect >= 0.35 and fill >= 0.4
+    return die_like, large
 
 
 def _fill_holes(mask: np.ndarray) -> np.ndarray:
@@ -432,11 +466,14 @@ def _split_touching(mask: np.ndarray, side: float | None) -> list[np.ndarray]:
     ys, xs = np.nonzero(mask)
     pts = np.column_stack([xs, ys]).astype(np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
-    _, lab, _ = cv2.kmeans(pts, k, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
+    # Cluster a sample of the pixels, then give every pixel its nearest centre.
+    sample = pts[:: max(1, len(pts) // 1500)]
+    _, _, centres = cv2.kmeans(sample, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    lab = np.argmin(((pts[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2), axis=1)
     parts = []
     for j in range(k):
         m = np.zeros_like(mask)
-        sel = lab.ravel() == j
+        sel = lab == j
         m[ys[sel], xs[sel]] = 255
         m = cv2.morphologyEx(m, cv2.MORPH_OPEN, _ELLIPSE3)
         if np.count_nonzero(m) >= side * side * 0.3:

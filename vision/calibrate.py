@@ -1,0 +1,186 @@
+"""The rolling area: find the dice tray, measure the dice, store both.
+
+Calibration runs once per set-up (camera above the tray): :func:`find_tray`
+finds the tray in a frame (or :func:`area_from_corners` takes the four corners
+the players touch on the screen), :func:`measure_dice` reads the dice lying in
+it for their size, and :func:`save_area` keeps the result as JSON. From then
+on the reader reads only inside the area (``read_throw(frame, area=area)``),
+so dice set aside outside it are ignored.
+
+Example::
+
+    >>> from hardware.render import TrayScene
+    >>> scene = TrayScene(seed=2)
+    >>> area = find_tray(scene.frame([]))
+    >>> area.contains((410, 308)), area.contains((20, 20))
+    (True, False)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+__all__ = ["TrayArea", "CalibrationError", "find_tray", "area_from_corners", "measure_dice", "save_area", "load_area"]
+
+
+class CalibrationError(ValueError):
+    """No tray found, corners that make no area, or a calibration file that cannot be read."""
+
+
+@dataclass(frozen=True)
+class TrayArea:
+    """Where dice are read: ``polygon``, the tray's outline as ``(x, y)`` pixels
+    of a frame of ``frame_size`` ``(width, height)``; ``die_size``, the die side
+    in pixels (None until dice were measured)."""
+
+    polygon: tuple[tuple[float, float], ...]
+    frame_size: tuple[int, int]
+    die_size: float | None = None
+
+    def to_dict(self) -> dict:
+        """JSON-ready form."""
+        return {
+            "polygon": [[round(x, 1), round(y, 1)] for x, y in self.polygon],
+            "frame_size": list(self.frame_size),
+            "die_size": None if self.die_size is None else round(self.die_size, 1),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "TrayArea":
+        """The inverse of :meth:`to_dict`; raises :class:`CalibrationError` on a bad form."""
+        try:
+            poly = tuple((float(x), float(y)) for x, y in d["polygon"])
+            size = (int(d["frame_size"][0]), int(d["frame_size"][1]))
+            die = d.get("die_size")
+            die = None if die is None else float(die)
+        except (KeyError, TypeError, ValueError, IndexError) as e:
+            raise CalibrationError(f"not a tray area: {e!r}") from e
+        if len(poly) < 3:
+            raise CalibrationError("a tray area needs at least 3 corners")
+        return cls(poly, size, die)
+
+    def scaled(self, frame_size: tuple[int, int]) -> "TrayArea":
+        """The same area for frames of another ``(width, height)``."""
+        sx, sy = frame_size[0] / self.frame_size[0], frame_size[1] / self.frame_size[1]
+        poly = tuple((x * sx, y * sy) for x, y in self.polygon)
+        die = None if self.die_size is None else self.die_size * (sx + sy) / 2
+        return TrayArea(poly, tuple(frame_size), die)
+
+    def contains(self, point: tuple[float, float]) -> bool:
+        """True when ``(x, y)`` pixels lies inside the area."""
+        poly = np.asarray(self.polygon, np.float32).reshape(-1, 1, 2)
+        return cv2.pointPolygonTest(poly, (float(point[0]), float(point[1])), False) >= 0
+
+
+def find_tray(image: np.ndarray, *, min_share: float = 0.15) -> TrayArea:
+    """Find the dice tray in a frame from above.
+
+    ``image``: ``H×W×3 uint8 BGR``, the tray roughly in the middle. The
+    picture is split into three colour clusters (k-means in Lab on a 160 px
+    copy); the tray is the cluster region around the image centre, its holes
+    (dice lying in it) filled, simplified to a convex outline. ``min_share``:
+    the least share of the picture the tray may cover. Raises
+    :class:`CalibrationError` when no such region is found (tray not in view,
+    or the same colour as the table).
+    """
+    if not isinstance(image, np.ndarray) or image.ndim != 3 or image.dtype != np.uint8:
+        raise CalibrationError("calibration needs an H×W×3 uint8 BGR frame")
+    h, w = image.shape[:2]
+    s = 160 / max(h, w)
+    small = cv2.resize(image, (max(8, round(w * s)), max(8, round(h * s))), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (5, 5), 0)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
+    cv2.setRNGSeed(1)
+    _, labels, _ = cv2.kmeans(lab, 3, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
+    labels = labels.reshape(small.shape[:2])
+    sh, sw = labels.shape
+    centre = labels[sh // 3: 2 * sh // 3, sw // 3: 2 * sw // 3]
+    tray_label = int(np.bincount(centre.ravel(), minlength=3).argmax())
+    mask = (labels == tray_label).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    n, comp, stats, _ = cv2.connectedComponentsWithStats(mask)
+    if n <= 1:
+        raise CalibrationError("no tray found in the middle of the picture")
+    # The component covering most of the centre third.
+    mid = comp[sh // 3: 2 * sh // 3, sw // 3: 2 * sw // 3]
+    counts = np.bincount(mid.ravel(), minlength=n)
+    counts[0] = 0
+    k = int(counts.argmax())
+    region = (comp == k).astype(np.uint8) * 255
+    cnts, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.convexHull(max(cnts, key=cv2.contourArea))
+    share = cv2.contourArea(hull) / float(sh * sw)
+    if share < min_share:
+        raise CalibrationError(f"the region in the middle covers {share:.0%} of the picture: no tray found")
+    if share > 0.97:
+        raise CalibrationError("the whole picture looks alike: no tray edge found (touch its corners instead)")
+    poly = cv2.approxPolyDP(hull, 0.01 * cv2.arcLength(hull, True), True).reshape(-1, 2) / s
+    return TrayArea(tuple((float(x), float(y)) for x, y in poly), (w, h))
+
+
+def area_from_corners(corners, frame_size: tuple[int, int]) -> TrayArea:
+    """A tray area from corners the players touched, ``(x, y)`` pixels of a frame
+    of ``frame_size`` ``(width, height)``, in any order.
+
+    Raises :class:`CalibrationError` for fewer than 3 points or an area
+    smaller than 5% of the frame.
+    """
+    pts = np.asarray(list(corners), np.float32).reshape(-1, 2)
+    if len(pts) < 3:
+        raise CalibrationError("touch at least 3 corners of the tray")
+    hull = cv2.convexHull(pts.reshape(-1, 1, 2)).reshape(-1, 2)
+    if cv2.contourArea(hull) < 0.05 * frame_size[0] * frame_size[1]:
+        raise CalibrationError("the corners touched enclose too small an area")
+    return TrayArea(tuple((float(x), float(y)) for x, y in hull), tuple(frame_size))
+
+
+def measure_dice(image: np.ndarray, area: TrayArea) -> TrayArea:
+    """Read the dice lying in the tray and store their size in the area.
+
+    ``image``: ``H×W×3 uint8 BGR`` with a few dice in the tray. Returns a new
+    :class:`TrayArea` with ``die_size`` (pixels, the median side of the dice
+    read with confidence ≥ 0.8). Raises :class:`CalibrationError` when no die
+    could be read well.
+    """
+    from .reader import read_throw
+
+    r = read_throw(image, area=TrayArea(area.polygon, area.frame_size, None))
+    sizes = [d.size for d in r.dice if d.confidence >= 0.8]
+    if not sizes:
+        raise CalibrationError("no die read clearly: put a few dice in the tray, apart, and try again")
+    return TrayArea(area.polygon, area.frame_size, float(np.median(sizes)))
+
+
+def save_area(area: TrayArea, path: str) -> None:
+    """Write the area as JSON, atomically (a power cut leaves the old file or the new one)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+    with os.fdopen(fd, "w") as f:
+        json.dump(area.to_dict(), f, indent=1)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def load_area(path: str) -> TrayArea | None:
+    """The stored area, or None when there is no file.
+
+    Raises :class:`CalibrationError` when the file exists but is not a valid
+    area (the app then asks for calibration again, it does not guess).
+    """
+    if not os.path.exists(path):
+        return None
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except (OSError, ValueError) as e:
+        raise CalibrationError(f"{path}: cannot read the calibration: {e}") from e
+    return TrayArea.from_dict(data)
