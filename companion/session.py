@@ -42,14 +42,16 @@ class ReadResult:
     """A frame read for a throw.
 
     ``dice``: the dice read (``vision.reader.Die``). ``values``: their values.
-    ``expected``: the number of dice due. ``ok``: True when the count matches
-    and the read can be scored; else ``problem`` says why in words for the players.
+    ``expected``: the number of dice due. ``ok``: True when the reader is sure
+    and the count matches, so the read can be scored; else ``problem`` says
+    why in words for the players (who then nudge the dice or correct them).
     """
 
     dice: tuple
     values: tuple[int, ...]
     expected: int
     problem: str | None = None
+    reasons: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -71,14 +73,21 @@ class Change:
 class GameSession:
     """One companion's game, kept in a :class:`Store`.
 
-    ``reader``: a function ``image → list of dice`` (``vision.reader.read_dice``
-    by default, imported on first use so the rules stay free of OpenCV in tests
-    that do not read frames).
+    ``reader``: a function ``(image, expect=N, area=A) → vision.reader.Read``
+    (``vision.reader.read_throw`` by default, imported on first use so the
+    rules stay free of OpenCV in tests that do not read frames); a function
+    returning a plain list of dice is taken as sure of them. ``area``: the
+    calibrated :class:`vision.calibrate.TrayArea`, or None. ``recorder``: a
+    :class:`companion.recording.ThrowRecorder` that keeps every scored throw's
+    frame with its final values, or None.
     """
 
-    def __init__(self, store: Store, *, reader: Callable | None = None, rng: random.Random | None = None):
+    def __init__(self, store: Store, *, reader: Callable | None = None, rng: random.Random | None = None,
+                 area=None, recorder=None):
         self.store = store
         self._reader = reader
+        self.area = area
+        self.recorder = recorder
         self._rng = rng or random.Random()
         self.game: Durchmarsch | None = None
         self.game_id: int | None = None
@@ -130,45 +139,70 @@ class GameSession:
 
     # -- events -------------------------------------------------------------
     def read(self, frame: np.ndarray) -> ReadResult:
-        """Read a frame of the roller's throw without scoring it."""
-        game = self._need_game()
-        if self._reader is None:
-            from vision.reader import read_dice
+        """Read a frame of the roller's throw without scoring it.
 
-            self._reader = read_dice
-        dice = tuple(self._reader(frame))
-        values = tuple(d.value for d in dice)
+        ``frame``: ``H×W×3 uint8 BGR``. The read is ``ok`` only when the reader
+        is sure and found the count of dice due (8, 7, 6 or 5).
+        """
+        game = self._need_game()
         due = game.dice_to_throw or 0
-        problem = None
-        if len(values) != due:
-            problem = f"read {len(values)} dice, but {due} were thrown"
-        return ReadResult(dice, values, due, problem)
+        if self._reader is None:
+            from vision.reader import read_throw
+
+            self._reader = read_throw
+        try:
+            got = self._reader(frame, expect=due, area=self.area)
+        except TypeError:
+            got = self._reader(frame)  # a plain image → dice function
+        if hasattr(got, "sure"):
+            dice, reasons = tuple(got.dice), tuple(got.reasons)
+        else:
+            dice, reasons = tuple(got), ()
+        values = tuple(d.value for d in dice)
+        if len(values) != due and not any("were thrown" in r for r in reasons):
+            reasons += (f"read {len(values)} dice, but {due} were thrown",)
+        problem = "; ".join(reasons) if reasons else None
+        return ReadResult(dice, values, due, problem, reasons)
 
     def throw_frame(self, frame: np.ndarray) -> ReadResult:
         """Read a frame and, when the read can be scored, score it as the throw.
 
-        A read whose dice count is not the count due is not scored: listeners
-        get a ``"read"`` change to ask the players.
+        A read the reader is not sure of, or whose dice count is not the count
+        due, is never scored: listeners get a ``"read"`` change to ask the
+        players (nudge the dice and read again, or correct on the screen).
         """
         self._need_game().expect_throw()
         r = self.read(frame)
         if r.ok:
             self.throw(r.values, frame=frame)
         else:
-            self._emit(Change("read", read=r, frame=frame))
+            self.ask(r, frame)
         return r
+
+    def ask(self, read: ReadResult, frame: np.ndarray | None = None) -> None:
+        """Ask the players about a read that cannot be scored as it is: listeners
+        get a ``"read"`` change with it (the screen offers to read again or to
+        correct the dice); nothing is scored or saved."""
+        self._emit(Change("read", read=read, frame=frame))
 
     def throw(self, values, *, frame: np.ndarray | None = None) -> ThrowResult:
         """Score a throw (saved with its frame before listeners hear of it).
 
-        Raises the engine's :class:`DurchmarschError` for an illegal throw;
-        nothing is saved then.
+        ``values``: the dice values, as read or as corrected on the screen;
+        they are what the rules use, what is stored and what the recorder
+        labels the frame with. Raises the engine's :class:`DurchmarschError`
+        for an illegal throw; nothing is saved then.
         """
         game = self._need_game()
         trial = game.copy()
         result = trial.throw(values)  # checks the throw; raises before anything is saved
-        self.store.append(self.game_id, {"throw": list(result.values)}, frame=frame)
+        seq = self.store.append(self.game_id, {"throw": list(result.values)}, frame=frame)
         game.throw(result.values)
+        if frame is not None and self.recorder is not None:
+            try:
+                self.recorder.record(frame, result.values, game=self.game_id, seq=seq)
+            except OSError:  # a full card must not stop the game; the store has the frame
+                log.exception("could not record the throw's frame")
         self._after(Change("throw", result=result, frame=frame))
         return result
 
@@ -186,8 +220,15 @@ class GameSession:
         game = self._need_game()
         if not game.events:
             raise NothingToUndo("nothing to undo: no event has been played")
+        last = game.events[-1]
+        seq = len(game.events)  # the store numbers events from 1
         self.store.pop(self.game_id)
         game.undo()
+        if self.recorder is not None and hasattr(last, "values"):
+            try:
+                self.recorder.forget(game=self.game_id, seq=seq)
+            except OSError:
+                log.exception("could not drop the undone throw's record")
         self._emit(Change("undo"))
 
     def _after(self, change: Change) -> None:

@@ -61,6 +61,11 @@ class Camera:
     def close(self) -> None:
         """Release the device. Safe to call twice."""
 
+    def lock_exposure(self) -> dict:
+        """Fix exposure and white balance where the camera can (the Pi camera does);
+        returns the controls fixed, ``{}`` for cameras without such controls."""
+        return {}
+
     def __enter__(self):
         return self
 
@@ -112,6 +117,25 @@ class PiCamera(Camera):
     def metadata(self) -> dict:
         """The latest frame's metadata (exposure, gains) from picamera2."""
         return dict(self._cam.capture_metadata())
+
+    def lock_exposure(self) -> dict:
+        """Fix exposure and white balance at their current values (after calibration),
+        so the picture does not drift when hands or dice change the scene.
+
+        Returns the controls set (``AeEnable``/``AwbEnable`` off, ``ExposureTime``
+        µs, ``AnalogueGain``, ``ColourGains`` (red, blue)); store them and pass
+        them as ``controls`` when the camera next starts.
+        """
+        md = self.metadata()
+        fixed = {
+            "AeEnable": False,
+            "AwbEnable": False,
+            "ExposureTime": int(md["ExposureTime"]),
+            "AnalogueGain": float(md["AnalogueGain"]),
+            "ColourGains": tuple(float(g) for g in md["ColourGains"]),
+        }
+        self.set_controls(fixed)
+        return fixed
 
     def read(self) -> np.ndarray:
         frame = self._cam.capture_array("main")

@@ -94,7 +94,7 @@ class ReaderConfig:
     max_die: float = 0.25
     min_confidence: float = 0.3
     sure_confidence: float = 0.8
-    work_die: float = 40.0
+    work_die: float = 56.0
 
 
 def load_image(path: str) -> np.ndarray:
@@ -221,6 +221,8 @@ def read_throw(
         work = _shrink(image, scale)
         scale = work.shape[1] / w
     dice, unexplained, foreign, side = _read_work(work, config, die_size * scale if die_size else None)
+    if poly is not None and side:
+        foreign += _foreign(work, dice, side, config)
     s = 1.0 / scale
     out = []
     for d in dice:
@@ -300,9 +302,13 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
     n, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
     # Pass 1: for every blob, candidate splits into faces and pips.
     blobs = []
+    huge = 0
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
-        if area < min_area or area > max_area:
+        if area > max_area or (die_side and area > 12 * die_side * die_side):
+            huge += 1  # far too big for dice: a hand, an arm, a box
+            continue
+        if area < min_area:
             continue
         pad = 2
         x0, y0 = max(0, x - pad), max(0, y - pad)
@@ -333,7 +339,7 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
         if len(sure) >= 2:
             side = float(np.median(sure))
     dice: list[Die] = []
-    unexplained = foreign = 0
+    unexplained, foreign = 0, huge
     for per, (_, _, blob_area, comp, offset) in zip(reads, blobs):
         # Every candidate split may explain part of the blob (a white die and a
         # red die touching come apart at different thresholds): take the
@@ -385,6 +391,36 @@ def _leftover(comp: np.ndarray, offset, dice: list[Die], side: float) -> tuple[i
         else:
             large += aspect >= 0.35 and fill >= 0.4
     return die_like, large
+
+
+def _foreign(img: np.ndarray, dice: list[Die], side: float, config: ReaderConfig) -> int:
+    """1 when something that is neither tray nor die covers over 2.5 faces of a tray picture.
+
+    ``img``: the tray's crop at working scale. The tray is its median colour
+    (dice cover far less than half a tray); pixels far from it that no die
+    (grown by 60% for its sides and shadow) explains are something else: a
+    hand, a cup, a phone.
+    """
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    med = np.median(lab.reshape(-1, 3)[:: max(1, lab.shape[0] * lab.shape[1] // 4000)], axis=0)
+    diff = lab.astype(np.float32) - med.astype(np.float32)
+    dist = np.sqrt(diff[..., 0] ** 2 + 2.0 * diff[..., 1] ** 2 + 2.0 * diff[..., 2] ** 2)
+    other = (dist > 2 * config.min_contrast).astype(np.uint8) * 255
+    for d in dice:
+        c = np.array([d.corners], np.float32)
+        mid = c.mean(axis=1, keepdims=True)
+        cv2.fillPoly(other, (mid + (c - mid) * 1.6).round().astype(np.int32), 0)
+    other = cv2.morphologyEx(other, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    cnts, _ = cv2.findContours(other, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for c in cnts:
+        a = cv2.contourArea(c)
+        if a <= 2.5 * side * side:
+            continue
+        (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+        # Not a thin arc along the edge (the inner wall of a round tray).
+        if a / max(1.0, rw * rh) >= 0.35 and min(rw, rh) / max(1.0, max(rw, rh)) >= 0.25:
+            return 1
+    return 0
 
 
 def _fill_holes(mask: np.ndarray) -> np.ndarray:

@@ -1,0 +1,242 @@
+"""At rest, once: mock-camera sequences through the watcher, calibration, recording."""
+
+import json
+import os
+
+import numpy as np
+import pytest
+
+from companion.durchmarsch import Phase
+from companion.recording import RecordingError, ThrowRecorder
+from companion.session import GameSession
+from companion.storage import Store
+from companion.watch import ThrowWatcher
+from hardware.render import PlacedDie, RenderStyle, TrayScene
+from vision.calibrate import (
+    CalibrationError,
+    TrayArea,
+    area_from_corners,
+    find_tray,
+    load_area,
+    measure_dice,
+    save_area,
+)
+from vision.reader import read_throw
+from vision.rest import RestConfig, RestDetector
+
+FPS = 15.0
+STYLE = RenderStyle(tilt=0, specks=0, coloured=0, touching=0)
+
+
+class Table:
+    """A game at a mock tray, fed frame by frame at 15 fps on a fake clock."""
+
+    def __init__(self, tmp_path, seed=5, recorder=None):
+        self.scene = TrayScene(seed=seed, style=STYLE)
+        self.empty = self.scene.frame([])
+        calib = self.scene.place([2, 3, 4, 5, 6])
+        self.area = measure_dice(self.scene.frame(calib), find_tray(self.empty))
+        self.session = GameSession(Store(str(tmp_path / "data")), area=self.area, recorder=recorder)
+        self.session.start(["Sarah", "Tim"], first=0)
+        self.asked = []
+        self.session.subscribe(lambda ch: ch.kind == "read" and self.asked.append(ch.read))
+        self.watcher = ThrowWatcher(self.session, clock=lambda: self.t)
+        self.t = 0.0
+        self.feed([self.empty])
+
+    def feed(self, frames, still=8):
+        """Feed ``frames`` then ``still`` copies of the last; returns what was seen."""
+        seen = []
+        for f in list(frames) + [frames[-1]] * still:
+            r = self.watcher.feed(f, self.t)
+            if r is not None:
+                seen.append(r)
+            self.t += 1 / FPS
+        return seen
+
+    def roll(self, dice, frames=8):
+        return self.feed([self.scene.frame(p) for p in self.scene.rolling(dice, frames)])
+
+
+def test_dice_rolling_in_are_read_once_when_at_rest(tmp_path):
+    t = Table(tmp_path)
+    dice = t.scene.place([6, 4, 1, 1, 1, 1, 1, 1])
+    rolling = [t.scene.frame(p) for p in t.scene.rolling(dice, 10)]
+    # While the dice roll, nothing is read.
+    assert [t.watcher.feed(f, t.t + k / FPS) for k, f in enumerate(rolling)] == [None] * 10
+    t.t += 10 / FPS
+    seen = t.feed([rolling[-1]], still=10)
+    assert [s.outcome for s in seen] == ["scored"]
+    assert sorted(seen[0].read.values) == [1, 1, 1, 1, 1, 1, 4, 6]
+    assert seen[0].latency <= 0.5
+    assert t.session.game.phase is Phase.DECIDE
+    # More still frames: the same resting dice are not read again.
+    assert t.feed([rolling[-1]], still=30) == []
+    assert len(t.session.game.events) == 1
+
+
+def test_a_hand_entering_and_leaving_is_not_a_throw(tmp_path):
+    t = Table(tmp_path)
+    dice = t.scene.place([6, 4, 1, 1, 1, 1, 1, 1])
+    t.roll(dice)
+    t.session.decide("stop")  # Tim's turn: the dice lie there until he takes them
+    frames = [t.scene.frame(dice, hand=(400 + 10 * k, 330 - 5 * k)) for k in range(6)]
+    seen = t.feed(frames + [t.scene.frame(dice)], still=10)
+    assert all(s.outcome != "scored" for s in seen)
+    assert len(t.session.game.events) == 2  # throw, stop: nothing more
+
+
+def test_a_hand_held_still_in_the_tray_is_never_scored(tmp_path):
+    t = Table(tmp_path)
+    dice = t.scene.place([6, 4, 1, 1, 1, 1, 1, 1])
+    seen = t.feed([t.scene.frame(dice, hand=(380, 300)), t.scene.frame(dice, hand=(400, 330))], still=10)
+    assert [s.outcome for s in seen] == ["asked"]
+    assert "something else is in the tray" in seen[0].why
+    assert t.session.game.events == () and t.asked
+
+
+def test_same_values_thrown_again_are_a_new_throw(tmp_path):
+    t = Table(tmp_path)
+    values = [1, 1, 1, 2, 2, 2, 3, 3]  # no 10 from two dice: a misthrow
+    first = t.roll(t.scene.place(values))
+    second = t.roll(t.scene.place(values))
+    assert [s.outcome for s in first + second] == ["scored", "scored"]
+    sheets = t.session.game.sheets
+    assert sheets[0].rows[0].misthrows == 1 and sheets[1].rows[0].misthrows == 1
+
+
+def test_set_aside_die_outside_the_tray_and_partial_pickup_are_ignored(tmp_path):
+    t = Table(tmp_path)
+    dice = t.scene.place([6, 4, 1, 1, 1, 1, 1, 1])
+    assert [s.outcome for s in t.roll(dice)] == ["scored"]
+    t.session.decide("continue")  # put one die aside, throw 7 for 9
+    # One die taken out, the other seven left lying: not a throw.
+    seen = t.feed([t.scene.frame(dice, hand=dice[0].center), t.scene.frame(dice[1:])])
+    assert [s.outcome for s in seen] == ["ignored"] and "not moved" in seen[0].why
+    # The die set aside lies outside the tray; the seven are thrown again.
+    aside = PlacedDie(dice[0].value, (40.0, 40.0), 0.0, dice[0].size)
+    thrown = t.scene.place([5, 4, 2, 2, 3, 3, 6])
+    seen = t.roll([aside] + thrown)
+    assert [s.outcome for s in seen] == ["scored"]
+    assert sorted(seen[0].read.values) == [2, 2, 3, 3, 4, 5, 6]
+    assert t.session.game.sheets[0].rows[0].marked == 2
+
+
+def test_the_tray_being_emptied_is_not_a_throw(tmp_path):
+    t = Table(tmp_path)
+    dice = t.scene.place([6, 4, 1, 1, 1, 1, 1, 1])
+    t.roll(dice)
+    t.session.decide("stop")
+    seen = t.feed([t.scene.frame(dice[:4]), t.scene.frame(dice[:4])], still=8)
+    seen += t.feed([t.scene.frame([])], still=8)
+    assert all(s.outcome == "ignored" for s in seen)
+    assert [s.why for s in seen][-1] == "the tray is empty"
+    assert len(t.session.game.events) == 2
+
+
+def test_a_wrong_count_asks_instead_of_scoring(tmp_path):
+    t = Table(tmp_path)
+    seen = t.roll(t.scene.place([6, 4, 1, 1, 1, 1, 1]))  # 7 dice, 8 are due
+    assert [s.outcome for s in seen] == ["asked"]
+    assert "read 7 dice, but 8 were thrown" in seen[0].why
+    assert t.session.game.events == ()
+
+
+def test_rest_detector_ignores_motion_outside_the_area():
+    scene = TrayScene(seed=1, style=STYLE)
+    det = RestDetector(RestConfig(still_time=0.2), area=scene.polygon)
+    base = scene.frame([])
+    det.update(base, 0.0)
+    outside = base.copy()
+    outside[5:60, 5:60] = 255  # a die set down on the table, outside the tray
+    assert all(det.update(outside, 0.1 * k) is None for k in range(1, 10))
+    assert not det.moving
+
+
+def test_find_tray_matches_the_rendered_tray():
+    for seed in range(3):
+        scene = TrayScene(seed=seed)
+        area = find_tray(scene.frame(scene.place([1, 2, 3])))
+        x0, y0, x1, y1 = scene.tray
+        xs = [p[0] for p in area.polygon]
+        ys = [p[1] for p in area.polygon]
+        assert abs(min(xs) - x0) < 12 and abs(max(xs) - x1) < 12
+        assert abs(min(ys) - y0) < 12 and abs(max(ys) - y1) < 12
+
+
+def test_find_tray_refuses_a_picture_without_a_tray():
+    with pytest.raises(CalibrationError):
+        find_tray(np.full((480, 640, 3), 128, np.uint8))
+
+
+def test_measure_dice_and_store_the_area(tmp_path):
+    scene = TrayScene(seed=2, style=STYLE)
+    area = measure_dice(scene.frame(scene.place([2, 3, 5, 6])), find_tray(scene.frame([])))
+    assert 0.9 * STYLE.die_size < area.die_size < 1.25 * STYLE.die_size
+    path = str(tmp_path / "calibration.json")
+    save_area(area, path)
+    back = load_area(path)
+    assert back.frame_size == area.frame_size and abs(back.die_size - area.die_size) < 0.1
+    assert load_area(str(tmp_path / "none.json")) is None
+    open(path, "w").write("{broken")
+    with pytest.raises(CalibrationError, match="cannot read"):
+        load_area(path)
+
+
+def test_corners_touched_make_an_area_and_dice_outside_are_ignored():
+    scene = TrayScene(seed=4, style=STYLE)
+    x0, y0, x1, y1 = scene.tray
+    area = area_from_corners([(x1, y1), (x0, y0), (x1, y0), (x0, y1)], (820, 616))
+    dice = scene.place([3, 5]) + [PlacedDie(6, (45.0, 300.0), 10.0, STYLE.die_size)]
+    r = read_throw(scene.frame(dice), area=area, expect=2)
+    assert sorted(r.values) == [3, 5] and r.sure
+    with pytest.raises(CalibrationError):
+        area_from_corners([(0, 0), (5, 5)], (820, 616))
+    with pytest.raises(CalibrationError, match="too small"):
+        area_from_corners([(0, 0), (10, 0), (10, 10)], (820, 616))
+    assert area.scaled((1640, 1232)).polygon[0][0] == pytest.approx(2 * area.polygon[0][0])
+
+
+def test_pi_camera_locks_exposure_and_white_balance():
+    from hardware.camera import PiCamera
+
+    class FakePicamera2:
+        def __init__(self):
+            self.controls = {}
+
+        def capture_metadata(self):
+            return {"ExposureTime": 8123, "AnalogueGain": 2.5, "ColourGains": (1.8, 1.4), "Lux": 300}
+
+        def set_controls(self, c):
+            self.controls.update(c)
+
+    cam = PiCamera.__new__(PiCamera)
+    cam._cam = FakePicamera2()
+    fixed = cam.lock_exposure()
+    assert fixed == {"AeEnable": False, "AwbEnable": False, "ExposureTime": 8123,
+                     "AnalogueGain": 2.5, "ColourGains": (1.8, 1.4)}
+    assert cam._cam.controls == fixed
+
+
+def test_scored_throws_are_recorded_with_their_final_values(tmp_path):
+    rec = ThrowRecorder(str(tmp_path / "rec"))
+    t = Table(tmp_path, recorder=rec)
+    dice = t.scene.place([6, 4, 1, 1, 1, 1, 1, 1])
+    t.roll(dice)
+    # A correction on the screen: the values scored are the corrected ones.
+    t.session.undo()
+    assert rec.labels() == []
+    frame = t.scene.frame(dice)
+    t.session.throw([6, 4, 2, 1, 1, 1, 1, 1], frame=frame)
+    labels = json.load(open(tmp_path / "rec" / "labels.json"))
+    assert len(labels) == 1 and labels[0]["values"] == [1, 1, 1, 1, 1, 2, 4, 6]
+    assert labels[0]["width"] == 820 and labels[0]["category"] == "recorded"
+    assert os.path.exists(tmp_path / "rec" / labels[0]["file"])
+    assert any(n.endswith(".undone.jpg") for n in os.listdir(tmp_path / "rec"))
+
+
+def test_recorder_refuses_a_broken_labels_file(tmp_path):
+    (tmp_path / "labels.json").write_text("{}")
+    with pytest.raises(RecordingError, match="not a labels list"):
+        ThrowRecorder(str(tmp_path))
+    assert (tmp_path / "labels.json").read_text() == "{}"
