@@ -7,6 +7,7 @@
     companion read [--json] [--expect N] [--area F | --find-tray] [--annotate DIR] IMAGE...
     companion replay [--json] SCRIPT.jsonl...
     companion eval-vision [--workers N] LABELS.json
+    companion odds [--json]
 
 Exit codes: 0 fine; 1 an image could not be read (``read``) or labels are
 missing (``eval-vision``); 2 a script had an illegal or unreadable event
@@ -45,6 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--json", action="store_true", help="one JSON line per script with the final state")
     rp.add_argument("scripts", nargs="+", metavar="SCRIPT")
 
+    o = sub.add_parser("odds", help="the chance of forming each target, for 8, 7, 6 and 5 dice")
+    o.add_argument("--json", action="store_true", help="one JSON line per case")
+
     e = sub.add_parser("eval-vision", help="accuracy of the dice reader on a labelled folder")
     e.add_argument("labels", metavar="LABELS.json")
     e.add_argument("--workers", type=int, default=1, help="parallel processes (timings are per image)")
@@ -62,6 +66,8 @@ def main(argv: list[str] | None = None) -> int:
         return _replay(args)
     if args.command == "eval-vision":
         return _eval(args)
+    if args.command == "odds":
+        return _odds(args)
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 
@@ -187,6 +193,28 @@ def _eval(args) -> int:
         return 1
     results = evaluate(entries, workers=max(1, args.workers))
     print(format_table(summarise(results)))
+    return 0
+
+
+def _odds(args) -> int:
+    from .odds import DICE_COUNTS, TARGETS, odds_table
+
+    table = odds_table()
+    if args.json:
+        try:
+            for row in table:
+                print(json.dumps(row), flush=True)
+        except BrokenPipeError:  # `companion odds --json | head`: the reader left early
+            sys.stdout = open(os.devnull, "w")
+        return 0
+    by = {(r["target"], r["dice"]): r["chance"] for r in table}
+    print("Durchmarsch: the chance that one throw forms the target")
+    print("(10-7: two dice that add up to it; 6-1: one die showing it)")
+    print()
+    print("target | " + " | ".join(f"{n} dice" for n in DICE_COUNTS))
+    print("-------+" + "+".join("--------" for _ in DICE_COUNTS))
+    for t in TARGETS:
+        print(f"{t:>6} | " + " | ".join(f"{by[t, n] * 100:5.1f} %" for n in DICE_COUNTS))
     return 0
 
 
