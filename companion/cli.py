@@ -8,6 +8,7 @@
     companion replay [--json] SCRIPT.jsonl...
     companion eval-vision [--workers N] LABELS.json
     companion odds [--json]
+    companion calibrate [--config F] [--image IMAGE] [--corners "X,Y;X,Y;..."]
 
 Exit codes: 0 fine; 1 an image could not be read (``read``) or labels are
 missing (``eval-vision``); 2 a script had an illegal or unreadable event
@@ -46,6 +47,11 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--json", action="store_true", help="one JSON line per script with the final state")
     rp.add_argument("scripts", nargs="+", metavar="SCRIPT")
 
+    c = sub.add_parser("calibrate", help="find the dice tray and the dice size; store them for the app")
+    c.add_argument("--config", help="config file (TOML): camera and data_dir")
+    c.add_argument("--image", help="calibrate from this photo instead of the camera")
+    c.add_argument("--corners", metavar="X,Y;X,Y;...", help="the tray's corners in pixels instead of finding it")
+
     o = sub.add_parser("odds", help="the chance of forming each target, for 8, 7, 6 and 5 dice")
     o.add_argument("--json", action="store_true", help="one JSON line per case")
 
@@ -68,6 +74,8 @@ def main(argv: list[str] | None = None) -> int:
         return _eval(args)
     if args.command == "odds":
         return _odds(args)
+    if args.command == "calibrate":
+        return _calibrate(args)
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 
@@ -193,6 +201,51 @@ def _eval(args) -> int:
         return 1
     results = evaluate(entries, workers=max(1, args.workers))
     print(format_table(summarise(results)))
+    return 0
+
+
+def _calibrate(args) -> int:
+    """Find the tray (or take the corners given), measure the dice lying in it,
+    fix the Pi camera's exposure and white balance, and write
+    ``<data_dir>/calibration.json``. Exit 2 on a config, camera or calibration error."""
+    from hardware.camera import CameraError, open_camera
+    from vision.calibrate import CalibrationError, area_from_corners, find_tray, measure_dice, save_area
+    from vision.reader import UnreadableImage, load_image
+
+    from .config import ConfigError, load_config
+
+    try:
+        cfg = load_config(args.config)
+        controls = {}
+        if args.image:
+            frame = load_image(args.image)
+        else:
+            cam = open_camera(cfg["camera"])
+            try:
+                frame = cam.read()
+                controls = cam.lock_exposure()
+            finally:
+                cam.close()
+        size = (frame.shape[1], frame.shape[0])
+        if args.corners:
+            pts = [tuple(float(v) for v in p.split(",")) for p in args.corners.split(";") if p.strip()]
+            area = area_from_corners(pts, size)
+        else:
+            area = find_tray(frame)
+        try:
+            area = measure_dice(frame, area)
+        except CalibrationError as e:
+            print(f"warning: {e}; the dice size will be estimated from each throw", file=sys.stderr)
+        path = os.path.join(cfg["app"]["data_dir"], "calibration.json")
+        save_area(area, path)
+        if controls:
+            with open(os.path.join(cfg["app"]["data_dir"], "camera_controls.json"), "w") as f:
+                json.dump(controls, f)
+    except (ConfigError, CameraError, CalibrationError, UnreadableImage, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    die = f"{area.die_size:.0f} px" if area.die_size else "not measured"
+    print(f"tray: {len(area.polygon)} corners in a {size[0]}×{size[1]} frame; die size {die}; saved to {path}")
     return 0
 
 

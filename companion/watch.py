@@ -90,13 +90,29 @@ class ThrowWatcher:
 
     def consider(self, frame: np.ndarray) -> Seen:
         """Decide what a settled scene is (see the module text) and act on it."""
+        return self.act(frame, self.read_if_due(frame))
+
+    def read_if_due(self, frame: np.ndarray):
+        """The session's read of ``frame`` when the game waits for a throw, else None.
+
+        Safe to call on a worker thread (it reads the game, it changes nothing);
+        pass the result to :meth:`act` on the thread that owns the session.
+        """
+        game = self.session.game
+        if game is None or game.phase is not Phase.ROLL:
+            return None
+        return self.session.read(frame)
+
+    def act(self, frame: np.ndarray, r) -> Seen:
+        """Score, ask or ignore a settled scene given its read ``r`` (from
+        :meth:`read_if_due`, None when no throw was due)."""
         s = self.session
         game = s.game
         if game is None:
             return Seen("ignored", "no game")
-        if game.phase is not Phase.ROLL:
-            return Seen("ignored", "a decision is due" if game.phase is Phase.DECIDE else "the game is over")
-        r = s.read(frame)
+        if game.phase is not Phase.ROLL or r is None or r.expected != game.dice_to_throw:
+            return Seen("ignored", "a decision is due" if game.phase is Phase.DECIDE else
+                        "the game is over" if game.phase is Phase.OVER else "the game moved on")
         if not r.dice:
             return Seen("ignored", "the tray is empty", r)
         if self._unmoved(r.dice):

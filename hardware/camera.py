@@ -279,7 +279,7 @@ def open_camera(config: dict) -> Camera:
     source = config.get("source", "auto")
     size = (int(config.get("width", 1640)), int(config.get("height", 1232)))
     if source == "pi":
-        return PiCamera(size=size)
+        return PiCamera(size=size, controls=config.get("controls"))
     if source == "usb":
         return OpenCVCamera(int(config.get("index", 0)), size=size)
     if source == "replay":
@@ -289,7 +289,7 @@ def open_camera(config: dict) -> Camera:
     if source == "mock":
         return MockCamera(seed=config.get("seed"))
     if source == "auto":
-        for attempt in (lambda: PiCamera(size=size), lambda: _usb_if_present(size)):
+        for attempt in (lambda: PiCamera(size=size, controls=config.get("controls")), lambda: _usb_if_present(size)):
             try:
                 cam = attempt()
             except CameraError:

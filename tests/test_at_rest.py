@@ -240,3 +240,30 @@ def test_recorder_refuses_a_broken_labels_file(tmp_path):
     with pytest.raises(RecordingError, match="not a labels list"):
         ThrowRecorder(str(tmp_path))
     assert (tmp_path / "labels.json").read_text() == "{}"
+
+
+def test_calibrate_command_and_eval_vision_on_a_recorded_folder(tmp_path, capsys):
+    import cv2
+
+    from companion.cli import main
+
+    scene = TrayScene(seed=6, style=STYLE)
+    photo = str(tmp_path / "setup.png")
+    cv2.imwrite(photo, scene.frame(scene.place([2, 3, 5, 6])))
+    cfg = tmp_path / "companion.toml"
+    cfg.write_text(f'[app]\ndata_dir = "{tmp_path / "data"}"\n')
+    assert main(["calibrate", "--config", str(cfg), "--image", photo]) == 0
+    area = load_area(str(tmp_path / "data" / "calibration.json"))
+    assert area is not None and 0.9 * STYLE.die_size < area.die_size < 1.25 * STYLE.die_size
+    assert main(["calibrate", "--config", str(cfg), "--image", str(tmp_path / "none.png")]) == 2
+    # A folder the app recorded: two throws, one with a die set aside outside the tray.
+    rec = ThrowRecorder(str(tmp_path / "rec"))
+    save_area(area, str(tmp_path / "rec" / "calibration.json"))
+    rec.record(scene.frame(scene.place([6, 4, 1, 1, 1])), [6, 4, 1, 1, 1], game=1, seq=1)
+    aside = PlacedDie(3, (40.0, 40.0), 0.0, STYLE.die_size)
+    rec.record(scene.frame([aside] + scene.place([2, 5, 5, 6])), [2, 5, 5, 6], game=1, seq=3)
+    capsys.readouterr()
+    assert main(["eval-vision", str(tmp_path / "rec" / "labels.json")]) == 0
+    row = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("| recorded")][0]
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[1] == "2" and cells[2] == "1.000"  # both read exactly, the set-aside die ignored

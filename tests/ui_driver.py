@@ -93,7 +93,7 @@ def script(app, report, Window):
         app.game_screen.throw_btn.dispatch("on_release")
         for _ in range(100):
             yield 0.1
-            if not app.reading:
+            if not app.reading and not app.waiting_for_rest:
                 break
         truth = sorted(d.value for d in app.camera.truth)
         read = sorted(d.value for d in app.last_dice)

@@ -12,9 +12,11 @@ Start it with ``companion`` (or ``companion kiosk``). Tests drive it with
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import random
+import shutil
 import threading
 import time
 
@@ -257,15 +259,23 @@ def _make_app(cfg, driver):
 
         def build(self):
             data_dir = cfg["app"]["data_dir"]
-            self.session = GameSession(Store(data_dir))
+            self.session = GameSession(Store(data_dir), area=self._load_area(data_dir),
+                                       recorder=self._open_recorder(data_dir))
             self.session.subscribe(lambda ch: Clock.schedule_once(lambda dt: self.on_change(ch)))
+            cam_cfg = dict(cfg["camera"])
+            try:  # exposure and white balance fixed at calibration (Pi camera)
+                with open(os.path.join(data_dir, "camera_controls.json")) as f:
+                    cam_cfg["controls"] = json.load(f)
+            except (OSError, ValueError):
+                pass
             try:
-                self.camera = open_camera(cfg["camera"])
+                self.camera = open_camera(cam_cfg)
             except CameraError as e:
                 log.warning("camera unavailable (%s); running the demo on the mock camera", e)
                 self.camera = MockCamera()
             self.demo = isinstance(self.camera, MockCamera)
             self.reading = False
+            self.waiting_for_rest = False
             self.last_dice = []
             self.highlight = ()
             self.message = ""
@@ -278,12 +288,72 @@ def _make_app(cfg, driver):
             for s in (self.start_screen, self.game_screen, self.end_screen):
                 self.sm.add_widget(s)
             Window.bind(on_key_down=self._on_key)
+            from companion.watch import ThrowWatcher
+
+            self.watcher = ThrowWatcher(self.session)
+            self._watch_stop = threading.Event()
             self.worker = FrameWorker(self.camera, self._frame_from_worker)
             self.worker.start()
+            threading.Thread(target=self._watch_loop, name="watch", daemon=True).start()
             self.buttons = self._open_buttons()
             if driver is not None:
                 Clock.schedule_once(lambda dt: driver(self), 0.3)
             return self.sm
+
+        @staticmethod
+        def _load_area(data_dir):
+            from vision.calibrate import CalibrationError, load_area
+
+            try:
+                return load_area(os.path.join(data_dir, "calibration.json"))
+            except CalibrationError as e:  # keep playing on the whole picture; say so in the log
+                log.warning("%s: reading the whole picture until the tray is calibrated again", e)
+                return None
+
+        @staticmethod
+        def _open_recorder(data_dir):
+            from companion.recording import RecordingError, ThrowRecorder
+
+            try:
+                rec = ThrowRecorder(os.path.join(data_dir, "recorded"))
+                calib = os.path.join(data_dir, "calibration.json")
+                if os.path.exists(calib):  # eval-vision reads the recorded frames in the same area
+                    shutil.copyfile(calib, os.path.join(rec.folder, "calibration.json"))
+                return rec
+            except (RecordingError, OSError) as e:
+                log.warning("not recording throws: %s", e)
+                return None
+
+        def _watch_loop(self):
+            """Worker thread: motion check on the latest frame; when the dice come
+            to rest, read them here and let the main thread score or ask."""
+            seen_id = None
+            while not self._watch_stop.wait(1 / 15):
+                frame = self._latest
+                if frame is None or id(frame) == seen_id:
+                    continue
+                seen_id = id(frame)
+                try:
+                    settled = self.watcher.detector.update(frame, time.monotonic())
+                    if settled is None:
+                        continue
+                    r = self.watcher.read_if_due(settled.frame)
+                except Exception:  # a bad frame must not stop watching
+                    log.exception("watching the tray failed")
+                    continue
+                Clock.schedule_once(lambda dt, f=settled.frame, r=r: self._settled(f, r))
+
+        def _settled(self, frame, r):
+            if self.session.game is None or r is None:
+                return
+            self.waiting_for_rest = False
+            self.last_dice = list(r.dice)
+            seen = self.watcher.act(frame, r)
+            if seen.outcome == "scored":
+                self._show_result(self.session.game.last_result)
+            elif seen.outcome == "asked":
+                self.message = f"Not sure of this throw ({seen.why}): nudge the dice, or throw again"
+                self.refresh()
 
         # -- hardware ---------------------------------------------------
         def _open_buttons(self):
@@ -348,7 +418,12 @@ def _make_app(cfg, driver):
                 return
             n = game.dice_to_throw
             if self.demo:
+                # Demo: new dice on the mock camera; the watcher reads them once at rest.
                 self.camera.throw([self._rng.randint(1, 6) for _ in range(n)])
+                self.waiting_for_rest = True
+                self.message = "Dice thrown: reading them when they are at rest…"
+                self.refresh()
+                return
             self.reading = True
             self.message = "Reading the dice…"
             self.refresh()
@@ -372,7 +447,7 @@ def _make_app(cfg, driver):
             self.last_dice = list(r.dice)
             self.highlight = ()
             if not r.ok:
-                self.message = f"Saw {len(r.values)} dice but {r.expected} were thrown: nudge the dice and throw/read again"
+                self.message = f"Not sure of this throw ({r.problem}): nudge the dice and read again"
                 self.refresh()
                 return
             try:
@@ -381,6 +456,10 @@ def _make_app(cfg, driver):
                 self.message = str(e)
                 self.refresh()
                 return
+            self.watcher.scored(r.dice)
+            self._show_result(result)
+
+        def _show_result(self, result):
             self.highlight = result.formed_by
             if result.success:
                 dice = " + ".join(str(result.values[i]) for i in result.formed_by)
@@ -425,6 +504,7 @@ def _make_app(cfg, driver):
             self.sm.current = "start"
 
         def on_stop(self):
+            self._watch_stop.set()
             self.worker.stop()
             if self.buttons is not None:
                 self.buttons.close()

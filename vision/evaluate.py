@@ -6,8 +6,11 @@ file>", "values": [sorted true pip values], "category": "..."}`` (the format of
 
 Per category it reports the exact-image rate (the multiset of values read
 equals the truth), die recall and die precision (dice matched by value, as
-multisets) and the median read time per image in milliseconds (decoding
-excluded).
+multisets), the median read time per image in milliseconds (decoding
+excluded), and, reading each image as a throw of its true dice count, the
+share of reads the reader was sure of and how many sure reads were wrong.
+When the folder holds a ``calibration.json`` (a folder the app recorded), the
+images are read inside that tray area, as the app read them.
 
 Example::
 
@@ -24,7 +27,7 @@ from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from .reader import UnreadableImage, load_image, read_dice
+from .reader import UnreadableImage, load_image, read_throw
 
 __all__ = ["ImageResult", "load_labels", "evaluate", "summarise", "format_table"]
 
@@ -39,6 +42,7 @@ class ImageResult:
     read: tuple[int, ...]
     ms: float
     error: str | None = None
+    sure: bool = False
 
     @property
     def matched(self) -> int:
@@ -69,12 +73,15 @@ def load_labels(path: str) -> list[dict]:
     for i, e in enumerate(data):
         if not isinstance(e, dict) or "file" not in e or "values" not in e:
             raise ValueError(f"{path}: entry {i} needs 'file' and 'values'")
-        out.append({**e, "file": os.path.join(base, e["file"]), "category": e.get("category", "all")})
+        out.append({**e, "file": os.path.join(base, e["file"]), "category": e.get("category", "all"),
+                    "_calibration": os.path.join(base, "calibration.json")})
     return out
 
 
 def _one(entry: dict) -> ImageResult:
     import cv2
+
+    from .calibrate import CalibrationError, load_area
 
     cv2.setNumThreads(1)
     truth = tuple(sorted(entry["values"]))
@@ -82,10 +89,17 @@ def _one(entry: dict) -> ImageResult:
         img = load_image(entry["file"])
     except UnreadableImage as e:
         return ImageResult(entry["file"], entry["category"], truth, (), 0.0, str(e))
+    area = None
+    try:
+        stored = load_area(entry.get("_calibration", ""))
+        if stored is not None:
+            area = stored.scaled((img.shape[1], img.shape[0]))
+    except CalibrationError:
+        area = None
     t0 = time.perf_counter()
-    dice = read_dice(img)
+    r = read_throw(img, expect=len(truth), area=area)
     ms = (time.perf_counter() - t0) * 1000
-    return ImageResult(entry["file"], entry["category"], truth, tuple(sorted(d.value for d in dice)), ms)
+    return ImageResult(entry["file"], entry["category"], truth, tuple(sorted(r.values)), ms, sure=r.sure)
 
 
 def evaluate(entries: list[dict], *, workers: int = 1) -> list[ImageResult]:
@@ -113,6 +127,9 @@ def summarise(results: list[ImageResult]) -> dict[str, dict]:
             "precision": matched / read_n if read_n else 1.0,
             "median_ms": statistics.median(r.ms for r in rs),
             "errors": sum(r.error is not None for r in rs),
+            "sure": sum(r.sure for r in rs) / len(rs),
+            "wrong_sure": sum(r.sure and not r.exact for r in rs),
+            "n_sure": sum(r.sure for r in rs),
         }
     return out
 
@@ -120,13 +137,14 @@ def summarise(results: list[ImageResult]) -> dict[str, dict]:
 def format_table(summary: dict[str, dict]) -> str:
     """A Markdown table of :func:`summarise`'s figures."""
     lines = [
-        "| category | images | exact-image rate | die recall | die precision | median ms |",
-        "|---|---|---|---|---|---|",
+        "| category | images | exact-image rate | die recall | die precision | median ms | share sure | sure but wrong |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for cat in sorted(summary):
         s = summary[cat]
         lines.append(
-            f"| {cat} | {s['images']} | {s['exact']:.3f} | {s['recall']:.3f} | {s['precision']:.3f} | {s['median_ms']:.1f} |"
+            f"| {cat} | {s['images']} | {s['exact']:.3f} | {s['recall']:.3f} | {s['precision']:.3f} | "
+            f"{s['median_ms']:.1f} | {s['sure']:.3f} | {s['wrong_sure']} of {s['n_sure']} |"
         )
     return "\n".join(lines)
 
