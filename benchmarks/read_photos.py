@@ -104,7 +104,6 @@ def sureness(labels, paths):
 
 def speed(labels, base):
     import cv2
-    import numpy as np
 
     from hardware.render import RenderStyle, TrayScene
     from vision.calibrate import find_tray, measure_dice

@@ -14,7 +14,6 @@ from companion.watch import ThrowWatcher
 from hardware.render import PlacedDie, RenderStyle, TrayScene
 from vision.calibrate import (
     CalibrationError,
-    TrayArea,
     area_from_corners,
     find_tray,
     load_area,
