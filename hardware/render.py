@@ -23,18 +23,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["RenderedDie", "RenderStyle", "render_throw", "render_empty", "PIP_LAYOUT", "TrayScene", "PlacedDie"]
+from vision.reader import PIP_LAYOUT  # the one standard layout, shared with the reader
 
-#: Pip centres of each face on a unit face, in [-1, 1] (x right, y down); the
-#: outer pips sit a quarter of a side from the edges.
-PIP_LAYOUT = {
-    1: [(0, 0)],
-    2: [(-1, -1), (1, 1)],
-    3: [(-1, -1), (0, 0), (1, 1)],
-    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
-}
+__all__ = ["RenderedDie", "RenderStyle", "render_throw", "render_empty", "PIP_LAYOUT", "TrayScene", "PlacedDie"]
 
 # (body BGR, pip BGR) pairs: white dice with black pips, coloured dice with light pips.
 _WHITE = ((232, 238, 240), (25, 25, 25))

@@ -37,9 +37,23 @@ __all__ = [
     "read_dice",
     "read_throw",
     "Read",
+    "PIP_LAYOUT",
     "annotate",
     "load_image",
 ]
+
+
+#: Pip centres of each face of a standard die, in units of the pip spacing
+#: (x right, y down; the outer pips sit a quarter side from the centre, so
+#: ±1 is a quarter side). The renderer draws faces from it; the reader fits it.
+PIP_LAYOUT = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
 
 
 class UnreadableImage(ValueError):
@@ -315,12 +329,12 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
         x1, y1 = min(w, x + bw + pad), min(h, y + bh + pad)
         comp = (labels[y0:y1, x0:x1] == i).astype(np.uint8) * 255
         cands = _blob_faces(gray[y0:y1, x0:x1], comp, min_area)
-        blobs.append(((x0, y0), cands, int(area), comp, (x0, y0)))
+        blobs.append(((x0, y0), cands, comp))
     # Pass 2: the die size, from faces that look like one square die.
-    side = die_side if die_side else _die_side([f for _, cands, *_ in blobs for faces, _ in cands for f in faces])
+    side = die_side if die_side else _die_side([f for _, cands, _ in blobs for faces, _ in cands for f in faces])
     # Pass 3: read every candidate split of every blob.
     reads = []
-    for offset, cands, *_ in blobs:
+    for offset, cands, _ in blobs:
         per = []
         for faces, pip_mask in cands:
             got = []
@@ -340,7 +354,7 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
             side = float(np.median(sure))
     dice: list[Die] = []
     unexplained, foreign = 0, huge
-    for per, (_, _, blob_area, comp, offset) in zip(reads, blobs):
+    for per, (offset, _, comp) in zip(reads, blobs):
         # Every candidate split may explain part of the blob (a white die and a
         # red die touching come apart at different thresholds): take the
         # surest dice first, and no two in the same place.
@@ -360,6 +374,22 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
     return dice, unexplained, foreign, side
 
 
+def _unexplained_parts(mask: np.ndarray, dice: list[Die], offset) -> list[np.ndarray]:
+    """The outer contours of ``mask`` (uint8 0/255) left once every die has
+    explained its face grown by 60% (its side faces and shadow) and specks
+    are opened away. ``offset``: ``(x, y)`` of the mask's corner in the
+    dice's pixel coordinates."""
+    rest = mask.copy()
+    ox, oy = offset
+    for d in dice:
+        c = np.array([[(x - ox, y - oy) for x, y in d.corners]], np.float32)
+        mid = c.mean(axis=1, keepdims=True)
+        cv2.fillPoly(rest, (mid + (c - mid) * 1.6).round().astype(np.int32), 0)
+    rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    cnts, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return list(cnts)
+
+
 def _leftover(comp: np.ndarray, offset, dice: list[Die], side: float) -> tuple[int, int]:
     """What of a blob the dice read in it do not explain: ``(die-like parts, large parts)``.
 
@@ -368,15 +398,7 @@ def _leftover(comp: np.ndarray, offset, dice: list[Die], side: float) -> tuple[i
     is large when it covers more than 2.5 faces and is not a thin arc (the
     inner wall of a round tray is one).
     """
-    rest = comp.copy()
-    ox, oy = offset
-    for d in dice:
-        c = np.array([[(x - ox, y - oy) for x, y in d.corners]], np.float32)
-        mid = c.mean(axis=1, keepdims=True)
-        grown = (mid + (c - mid) * 1.6).round().astype(np.int32)
-        cv2.fillPoly(rest, grown, 0)
-    rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    cnts, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cnts = _unexplained_parts(comp, dice, offset)
     face = side * side
     die_like = large = 0
     for c in cnts:
@@ -406,12 +428,7 @@ def _foreign(img: np.ndarray, dice: list[Die], side: float, config: ReaderConfig
     diff = lab.astype(np.float32) - med.astype(np.float32)
     dist = np.sqrt(diff[..., 0] ** 2 + 2.0 * diff[..., 1] ** 2 + 2.0 * diff[..., 2] ** 2)
     other = (dist > 2 * config.min_contrast).astype(np.uint8) * 255
-    for d in dice:
-        c = np.array([d.corners], np.float32)
-        mid = c.mean(axis=1, keepdims=True)
-        cv2.fillPoly(other, (mid + (c - mid) * 1.6).round().astype(np.int32), 0)
-    other = cv2.morphologyEx(other, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    cnts, _ = cv2.findContours(other, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cnts = _unexplained_parts(other, dice, (0, 0))
     for c in cnts:
         a = cv2.contourArea(c)
         if a <= 2.5 * side * side:
@@ -599,18 +616,6 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
     )
 
 
-#: Pip centres of each face in units of the pip spacing (x right, y down);
-#: the ``"90"`` variants are the same faces turned a quarter.
-_LAYOUTS = {
-    1: [(0, 0)],
-    2: [(-1, -1), (1, 1)],
-    3: [(-1, -1), (0, 0), (1, 1)],
-    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
-}
-
-
 def _spread_fit(pips, center, side) -> float:
     """How far the pips spread from their centre, against a die face (0-1).
 
@@ -670,7 +675,7 @@ def _layout_fit(uv: np.ndarray) -> float:
         return 0.0
     best = 0.0
     for turn in (False, True):
-        ref = np.array(_LAYOUTS[n], np.float64)
+        ref = np.array(PIP_LAYOUT[n], np.float64)
         if turn:
             ref = np.column_stack([-ref[:, 1], ref[:, 0]])
         # Match each pip to the nearest free layout point (the layout points are far apart).
