@@ -18,6 +18,7 @@ Example::
 
 from __future__ import annotations
 
+import inspect
 import logging
 import random
 from dataclasses import dataclass, field
@@ -25,12 +26,22 @@ from typing import Callable
 
 import numpy as np
 
-from .durchmarsch import Durchmarsch, NothingToUndo, ThrowResult
+from .durchmarsch import Durchmarsch, NothingToUndo, Throw, ThrowResult
 from .storage import Store
 
 __all__ = ["GameSession", "Change", "ReadResult", "NoGame"]
 
 log = logging.getLogger(__name__)
+
+
+def _takes_throw_args(reader: Callable) -> bool:
+    """True when ``reader`` accepts ``expect=`` and ``area=`` (like ``read_throw``)."""
+    try:
+        params = inspect.signature(reader).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    names = {p.name for p in params}
+    return {"expect", "area"} <= names or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
 
 
 class NoGame(RuntimeError):
@@ -150,9 +161,9 @@ class GameSession:
             from vision.reader import read_throw
 
             self._reader = read_throw
-        try:
+        if _takes_throw_args(self._reader):
             got = self._reader(frame, expect=due, area=self.area)
-        except TypeError:
+        else:
             got = self._reader(frame)  # a plain image → dice function
         if hasattr(got, "sure"):
             dice, reasons = tuple(got.dice), tuple(got.reasons)
@@ -224,7 +235,7 @@ class GameSession:
         seq = len(game.events)  # the store numbers events from 1
         self.store.pop(self.game_id)
         game.undo()
-        if self.recorder is not None and hasattr(last, "values"):
+        if self.recorder is not None and isinstance(last, Throw):
             try:
                 self.recorder.forget(game=self.game_id, seq=seq)
             except OSError:

@@ -84,8 +84,7 @@ class ThrowWatcher:
         if settled is None:
             return None
         seen = self.consider(settled.frame)
-        latency = (self._clock() if t is None else t) - settled.last_motion
-        self.last = Seen(seen.outcome, seen.why, seen.read, latency)
+        self.last = Seen(seen.outcome, seen.why, seen.read, t - settled.last_motion)
         return self.last
 
     def consider(self, frame: np.ndarray) -> Seen:

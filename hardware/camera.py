@@ -16,7 +16,7 @@ returns the next frame (or None when a finite source is exhausted) and
 Example::
 
     >>> cam = MockCamera(seed=3)
-    >>> cam.throw([6, 5, 4, 3, 2])
+    >>> truth = cam.throw([6, 5, 4, 3, 2])
     >>> frame = cam.read()
     >>> frame.shape
     (616, 820, 3)

@@ -58,6 +58,8 @@ class ImageResult:
 def load_labels(path: str) -> list[dict]:
     """Load and check a labels file; ``file`` entries become absolute paths.
 
+    When the folder holds a ``calibration.json``, it is loaded once and
+    each entry carries it as ``"_area"`` (a ``TrayArea``), else None.
     Raises ``FileNotFoundError`` when it is missing and ``ValueError`` when it
     is not a list of entries with ``file`` and ``values``.
     """
@@ -69,19 +71,22 @@ def load_labels(path: str) -> list[dict]:
     if not isinstance(data, list):
         raise ValueError(f"{path}: a labels file is a JSON list")
     base = os.path.dirname(os.path.abspath(path))
+    from .calibrate import CalibrationError, load_area
+
+    try:  # a folder the app recorded keeps its tray area beside the labels
+        area = load_area(os.path.join(base, "calibration.json"))
+    except CalibrationError:
+        area = None
     out = []
     for i, e in enumerate(data):
         if not isinstance(e, dict) or "file" not in e or "values" not in e:
             raise ValueError(f"{path}: entry {i} needs 'file' and 'values'")
-        out.append({**e, "file": os.path.join(base, e["file"]), "category": e.get("category", "all"),
-                    "_calibration": os.path.join(base, "calibration.json")})
+        out.append({**e, "file": os.path.join(base, e["file"]), "category": e.get("category", "all"), "_area": area})
     return out
 
 
 def _one(entry: dict) -> ImageResult:
     import cv2
-
-    from .calibrate import CalibrationError, load_area
 
     cv2.setNumThreads(1)
     truth = tuple(sorted(entry["values"]))
@@ -89,13 +94,9 @@ def _one(entry: dict) -> ImageResult:
         img = load_image(entry["file"])
     except UnreadableImage as e:
         return ImageResult(entry["file"], entry["category"], truth, (), 0.0, str(e))
-    area = None
-    try:
-        stored = load_area(entry.get("_calibration", ""))
-        if stored is not None:
-            area = stored.scaled((img.shape[1], img.shape[0]))
-    except CalibrationError:
-        area = None
+    area = entry.get("_area")
+    if area is not None:
+        area = area.scaled((img.shape[1], img.shape[0]))
     t0 = time.perf_counter()
     r = read_throw(img, expect=len(truth), area=area)
     ms = (time.perf_counter() - t0) * 1000

@@ -75,7 +75,8 @@ class RestDetector:
     def __init__(self, config: RestConfig = RestConfig(), *, area=None):
         self.config = config
         self._area = None if area is None else np.asarray(area, np.float32).reshape(-1, 2)
-        self._mask: np.ndarray | None = None
+        self._mask: np.ndarray | None = None  # bool, True inside the area
+        self._mask_count = 1
         self._prev: np.ndarray | None = None
         self._settled: np.ndarray | None = None
         self._last_motion: float | None = None
@@ -101,13 +102,14 @@ class RestDetector:
             return None
         m = np.zeros(shape, np.uint8)
         cv2.fillPoly(m, [np.round(self._area / step).astype(np.int32)], 255)
-        return m
+        inside = m > 0
+        self._mask_count = max(1, int(np.count_nonzero(inside)))
+        return inside
 
     def _changed(self, a: np.ndarray, b: np.ndarray) -> float:
         diff = cv2.absdiff(a, b) > self.config.pixel_step
         if self._mask is not None:
-            inside = self._mask > 0
-            return float(np.count_nonzero(diff & inside)) / max(1, int(np.count_nonzero(inside)))
+            return float(np.count_nonzero(diff & self._mask)) / self._mask_count
         return float(np.count_nonzero(diff)) / diff.size
 
     def update(self, frame: np.ndarray, t: float) -> Settled | None:
