@@ -343,6 +343,13 @@ def _make_app(cfg, driver):
                     continue
                 Clock.schedule_once(lambda dt, f=settled.frame, r=r: self._settled(f, r))
 
+        @staticmethod
+        def _ask_message(r):
+            """The prompt for a read that cannot be scored: its first reason, short
+            enough for the 800×480 screen."""
+            why = r.reasons[0] if r.reasons else r.problem
+            return f"Not sure: {why}. Nudge the dice or throw again."
+
         def _settled(self, frame, r):
             if self.session.game is None or r is None:
                 return
@@ -352,7 +359,7 @@ def _make_app(cfg, driver):
             if seen.outcome == "scored":
                 self._show_result(self.session.game.last_result)
             elif seen.outcome == "asked":
-                self.message = f"Not sure of this throw ({seen.why}): nudge the dice, or throw again"
+                self.message = self._ask_message(r)
                 self.refresh()
 
         # -- hardware ---------------------------------------------------
@@ -447,7 +454,7 @@ def _make_app(cfg, driver):
             self.last_dice = list(r.dice)
             self.highlight = ()
             if not r.ok:
-                self.message = f"Not sure of this throw ({r.problem}): nudge the dice and read again"
+                self.message = self._ask_message(r)
                 self.refresh()
                 return
             try:
