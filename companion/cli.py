@@ -9,6 +9,7 @@
     companion eval-vision [--workers N] LABELS.json
     companion odds [--json]
     companion calibrate [--config F] [--image IMAGE] [--corners "X,Y;X,Y;..."]
+    companion snapshot [--size WxH] [--lang LL] OUTDIR
 
 Exit codes: 0 fine; 1 an image could not be read (``read``) or labels are
 missing (``eval-vision``); 2 a script had an illegal or unreadable event
@@ -55,6 +56,11 @@ def build_parser() -> argparse.ArgumentParser:
     o = sub.add_parser("odds", help="the chance of forming each target, for 8, 7, 6 and 5 dice")
     o.add_argument("--json", action="store_true", help="one JSON line per case")
 
+    sn = sub.add_parser("snapshot", help="render every screen to PNG files, offscreen")
+    sn.add_argument("--size", default="800x480", help="window size WIDTHxHEIGHT in px (default 800x480)")
+    sn.add_argument("--lang", default="en", choices=("de", "en", "fr", "it"), help="language of the screens")
+    sn.add_argument("outdir", metavar="OUTDIR")
+
     e = sub.add_parser("eval-vision", help="accuracy of the dice reader on a labelled folder")
     e.add_argument("labels", metavar="LABELS.json")
     e.add_argument("--workers", type=int, default=1, help="parallel processes (timings are per image)")
@@ -76,6 +82,10 @@ def main(argv: list[str] | None = None) -> int:
         return _odds(args)
     if args.command == "calibrate":
         return _calibrate(args)
+    if args.command == "snapshot":
+        from ui.snapshot import main as snapshot_main
+
+        return snapshot_main(args.size, args.lang, args.outdir)
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

@@ -12,13 +12,23 @@ Example file::
     [gpio]
     stop_pin = 5         # BCM numbers
     continue_pin = 6
+    stop_led = 17        # LED lit while STOP is possible (0: none fitted)
+    continue_led = 27    # LED lit while CONTINUE is possible (0: none fitted)
+    buzzer = 22          # piezo buzzer for success / misthrow / win (0: none)
     debounce = 0.05      # seconds
     hold_undo = 3.0      # seconds STOP is held to ask for undo
     enabled = true
 
     [app]
     data_dir = "~/.local/share/dice-companion"
-    language = "en"
+    language = "en"      # de | en | fr | it
+    sound = true         # buzzer on success, misthrow and win
+    odds = true          # the risk meter before each throw
+    pin = "1234"         # settings PIN until it is changed on the screen
+    keyboard = "auto"    # auto (on-screen when fullscreen) | onscreen | system
+
+The settings screen stores its changes in ``<data_dir>/settings.json``
+(:mod:`companion.settings`), laid over this file when the app starts.
 
 A file that is not valid TOML, or a value of the wrong type, raises
 :class:`ConfigError` naming the file and the key.
@@ -30,12 +40,21 @@ import copy
 import os
 import tomllib
 
-__all__ = ["ConfigError", "DEFAULTS", "load_config", "default_path"]
+__all__ = ["ConfigError", "DEFAULTS", "CHOICES", "load_config", "merge", "default_path"]
 
 DEFAULTS: dict = {
     "camera": {"source": "auto", "width": 1640, "height": 1232, "index": 0, "path": "", "loop": True},
-    "gpio": {"enabled": True, "stop_pin": 5, "continue_pin": 6, "debounce": 0.05, "hold_undo": 3.0},
-    "app": {"data_dir": "~/.local/share/dice-companion", "language": "en", "fullscreen": False},
+    "gpio": {"enabled": True, "stop_pin": 5, "continue_pin": 6, "stop_led": 17, "continue_led": 27,
+             "buzzer": 22, "debounce": 0.05, "hold_undo": 3.0},
+    "app": {"data_dir": "~/.local/share/dice-companion", "language": "en", "fullscreen": False,
+            "sound": True, "odds": True, "pin": "1234", "keyboard": "auto"},
+}
+
+#: Allowed values of string keys whose values form a closed set.
+CHOICES = {
+    ("camera", "source"): ("auto", "pi", "usb", "replay", "mock"),
+    ("app", "language"): ("de", "en", "fr", "it"),
+    ("app", "keyboard"): ("auto", "onscreen", "system"),
 }
 
 
@@ -69,22 +88,37 @@ def load_config(path: str | None = None) -> dict:
         raise ConfigError(f"{path}: not valid TOML: {e}") from None
     except OSError as e:
         raise ConfigError(f"{path}: cannot read: {e}") from None
+    merge(cfg, data, path)
+    cfg["app"]["data_dir"] = os.path.expanduser(cfg["app"]["data_dir"])
+    return cfg
+
+
+def merge(cfg: dict, data: dict, source: str) -> dict:
+    """Lay ``data`` (sections of keys, as in the TOML file) over ``cfg`` in place.
+
+    Every key must exist in :data:`DEFAULTS` with a value of the same type
+    (an int is taken for a float); keys in :data:`CHOICES` must be one of
+    their choices. Raises :class:`ConfigError` naming ``source`` and the key.
+    Returns ``cfg``.
+    """
     for section, values in data.items():
         if section not in cfg:
-            raise ConfigError(f"{path}: unknown section [{section}] (known: {', '.join(cfg)})")
+            raise ConfigError(f"{source}: unknown section [{section}] (known: {', '.join(cfg)})")
         if not isinstance(values, dict):
-            raise ConfigError(f"{path}: [{section}] must be a table")
+            raise ConfigError(f"{source}: [{section}] must be a table")
         for key, value in values.items():
             if key not in cfg[section]:
-                raise ConfigError(f"{path}: unknown key {section}.{key}")
+                raise ConfigError(f"{source}: unknown key {section}.{key}")
             want = type(DEFAULTS[section][key])
             ok = isinstance(value, want) and not (want is int and isinstance(value, bool))
             if want is float and isinstance(value, int) and not isinstance(value, bool):
                 value, ok = float(value), True
             if not ok:
                 raise ConfigError(
-                    f"{path}: {section}.{key} must be {want.__name__}, got {type(value).__name__} {value!r}"
+                    f"{source}: {section}.{key} must be {want.__name__}, got {type(value).__name__} {value!r}"
                 )
+            allowed = CHOICES.get((section, key))
+            if allowed and value not in allowed:
+                raise ConfigError(f"{source}: {section}.{key} must be one of {', '.join(allowed)}, got {value!r}")
             cfg[section][key] = value
-    cfg["app"]["data_dir"] = os.path.expanduser(cfg["app"]["data_dir"])
     return cfg

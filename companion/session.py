@@ -217,6 +217,25 @@ class GameSession:
         self._after(Change("throw", result=result, frame=frame))
         return result
 
+    def correct(self, values, *, frame: np.ndarray | None = None) -> ThrowResult:
+        """Replace the last throw's values with corrected ones (a player tapped
+        "wrong" and fixed the dice on the screen).
+
+        The last event must be a throw: it is taken back (in the store and the
+        recorder) and ``values`` are scored in its place, with ``frame``. If
+        the corrected throw is illegal the original stays. Raises
+        :class:`NothingToUndo` when the last event is not a throw, and the
+        engine's :class:`DurchmarschError` for illegal values.
+        """
+        game = self._need_game()
+        if not game.events or not isinstance(game.events[-1], Throw):
+            raise NothingToUndo("only a throw can be corrected, and the last event is not one")
+        trial = game.copy()
+        trial.undo()
+        trial.throw(values)  # raises before anything changes
+        self.undo()
+        return self.throw(values, frame=frame)
+
     def decide(self, decision: str) -> None:
         """Apply stop/continue (saved first). Raises the engine's errors when not due."""
         game = self._need_game()

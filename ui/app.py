@@ -1,10 +1,15 @@
-"""The touchscreen app (Kivy): start, game and end screens.
+"""The touchscreen app (Kivy): start, game, correction, end and settings screens.
 
 Frames come from a worker thread and reads run on another, so the screen never
 waits for the camera or the reader; results are handed to Kivy's main thread
 with ``Clock.schedule_once``. With no camera attached the app runs a demo on the
 mock camera: a touch on THROW (or the space key) throws random dice, which are
 rendered and read like a real throw.
+
+Buttons: GPIO STOP and CONTINUE (their lights lit while they can be pressed;
+STOP held 3 s asks for undo), the same on the screen, and keys on a desktop
+(S stop, C/Enter continue, Space throw, U/Backspace undo, W wrong). While the
+undo question is open, CONTINUE confirms and STOP cancels.
 
 Start it with ``companion`` (or ``companion kiosk``). Tests drive it with
 :func:`run_app`'s ``driver`` hook on SDL's offscreen video driver.
@@ -82,212 +87,77 @@ def run_app(cfg: dict, *, driver=None, size: tuple[int, int] | None = None) -> i
     Config.set("graphics", "fullscreen", "auto" if cfg["app"].get("fullscreen") else "0")
     Config.set("input", "mouse", "mouse,disable_multitouch")
     Config.set("kivy", "exit_on_escape", "0")
+    kb = cfg["app"].get("keyboard", "auto")
+    if kb == "onscreen" or (kb == "auto" and cfg["app"].get("fullscreen")):
+        Config.set("kivy", "keyboard_mode", "dock")  # the touchscreen's own keyboard
     app = _make_app(cfg, driver)
     app.run()
     return 0
+
+
+def _with_settings(cfg: dict) -> dict:
+    """``cfg`` with the settings saved on the screen laid over it; a broken
+    settings file is set aside (renamed ``.bad``) and the config used alone."""
+    from companion.settings import SETTINGS_FILE, SettingsError, apply_settings, load_settings
+
+    data_dir = cfg["app"]["data_dir"]
+    try:
+        return apply_settings(cfg, load_settings(data_dir))
+    except SettingsError as e:
+        log.error("%s; using the config file alone", e)
+        bad = os.path.join(data_dir, SETTINGS_FILE)
+        try:
+            os.replace(bad, bad + ".bad")
+        except OSError:
+            pass
+        return dict(cfg)
 
 
 def _make_app(cfg, driver):
     from kivy.app import App
     from kivy.clock import Clock
     from kivy.core.window import Window
-    from kivy.graphics import Color, Rectangle
-    from kivy.uix.boxlayout import BoxLayout
-    from kivy.uix.button import Button
-    from kivy.uix.label import Label
-    from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
-    from kivy.uix.textinput import TextInput
+    from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-    from companion.durchmarsch import DurchmarschError, uses_pair
+    from companion import i18n
+    from companion.durchmarsch import DurchmarschError, Throw
+    from companion.prompts import ask_text, result_text, undo_text
     from companion.session import Change, GameSession
     from companion.storage import Store
     from hardware.buttons import key_to_action
     from hardware.camera import CameraError, MockCamera, open_camera
     from vision.reader import annotate
 
-    from .widgets import CameraView, SheetView
-
-    def big_button(text, colour, **kw):
-        return Button(text=text, font_size="22sp", bold=True, background_normal="",
-                      background_color=colour, **kw)
-
-    def backdrop(widget, rgba):
-        with widget.canvas.before:
-            Color(*rgba)
-            rect = Rectangle(pos=widget.pos, size=widget.size)
-        widget.bind(pos=lambda w, p: setattr(rect, "pos", p), size=lambda w, s: setattr(rect, "size", s))
-
-    class StartScreen(Screen):
-        def __init__(self, app, **kw):
-            super().__init__(name="start", **kw)
-            self.app = app
-            root = BoxLayout(orientation="vertical", padding=16, spacing=10)
-            backdrop(root, (0.13, 0.16, 0.2, 1))
-            root.add_widget(Label(text="Durchmarsch", font_size="34sp", bold=True, size_hint_y=None, height=56))
-            root.add_widget(Label(text="Players in seating order (2–4):", font_size="18sp", size_hint_y=None, height=32))
-            recent = app.session.store.recent_players(4)
-            self.inputs = []
-            for i in range(4):
-                t = TextInput(hint_text=f"Player {i + 1}", multiline=False, font_size="22sp",
-                              size_hint_y=None, height=52, write_tab=False)
-                if i < len(recent):
-                    t.text = recent[i]
-                self.inputs.append(t)
-                root.add_widget(t)
-            self.error = Label(text="", color=(1, 0.5, 0.4, 1), font_size="16sp", size_hint_y=None, height=28)
-            root.add_widget(self.error)
-            bar = BoxLayout(size_hint_y=None, height=64, spacing=10)
-            self.resume_btn = big_button("Resume game", (0.3, 0.45, 0.7, 1))
-            self.resume_btn.bind(on_release=lambda *_: app.resume())
-            self.start_btn = big_button("Start", (0.2, 0.6, 0.3, 1))
-            self.start_btn.bind(on_release=lambda *_: self.start())
-            bar.add_widget(self.resume_btn)
-            bar.add_widget(self.start_btn)
-            root.add_widget(bar)
-            self.add_widget(root)
-            self.refresh()
-
-        def refresh(self):
-            self.resume_btn.disabled = self.app.session.store.unfinished() is None
-
-        def start(self):
-            names = [t.text.strip() for t in self.inputs if t.text.strip()]
-            try:
-                self.app.session.start(names)
-            except ValueError as e:
-                self.error.text = str(e)
-                return
-            self.error.text = ""
-
-    class GameScreen(Screen):
-        def __init__(self, app, **kw):
-            super().__init__(name="game", **kw)
-            self.app = app
-            root = BoxLayout(orientation="horizontal", padding=6, spacing=6)
-            backdrop(root, (0.13, 0.16, 0.2, 1))
-            left = BoxLayout(orientation="vertical", spacing=6, size_hint_x=0.42)
-            self.camera_view = CameraView()
-            left.add_widget(self.camera_view)
-            self.prompt = Label(text="", font_size="17sp", bold=True, halign="center", valign="middle",
-                                size_hint_y=None, height=96)
-            self.prompt.bind(size=lambda w, s: setattr(w, "text_size", s))
-            left.add_widget(self.prompt)
-            bar = BoxLayout(size_hint_y=None, height=64, spacing=6)
-            self.throw_btn = big_button("THROW", (0.3, 0.45, 0.7, 1))
-            self.throw_btn.bind(on_release=lambda *_: app.request_throw())
-            self.stop_btn = big_button("STOP", (0.75, 0.2, 0.15, 1))
-            self.stop_btn.bind(on_release=lambda *_: app.action("stop"))
-            self.continue_btn = big_button("CONTINUE", (0.2, 0.6, 0.3, 1))
-            self.continue_btn.bind(on_release=lambda *_: app.action("continue"))
-            for b in (self.throw_btn, self.stop_btn, self.continue_btn):
-                bar.add_widget(b)
-            left.add_widget(bar)
-            small = BoxLayout(size_hint_y=None, height=48, spacing=6)
-            self.undo_btn = Button(text="Undo", font_size="17sp")
-            self.undo_btn.bind(on_release=lambda *_: app.action("undo"))
-            self.new_btn = Button(text="New game", font_size="17sp")
-            self.new_btn.bind(on_release=lambda *_: app.show_start())
-            small.add_widget(self.undo_btn)
-            small.add_widget(self.new_btn)
-            left.add_widget(small)
-            root.add_widget(left)
-            self.sheets_box = BoxLayout(orientation="vertical", spacing=6, size_hint_x=0.58)
-            root.add_widget(self.sheets_box)
-            self.add_widget(root)
-            self.sheet_views: list[SheetView] = []
-
-        def setup(self, game):
-            self.sheets_box.clear_widgets()
-            self.sheet_views = [SheetView() for _ in game.players]
-            for v in self.sheet_views:
-                self.sheets_box.add_widget(v)
-
-        def refresh(self, game, message: str = ""):
-            if len(self.sheet_views) != len(game.players):
-                self.setup(game)
-            for i, (v, s) in enumerate(zip(self.sheet_views, game.sheets)):
-                v.show(s, roller=i == game.current_player, playing=i == game.current_player)
-            due = game.decision_due
-            self.stop_btn.disabled = not due
-            self.continue_btn.disabled = not due
-            self.throw_btn.disabled = due or game.is_over or self.app.reading
-            self.undo_btn.disabled = not game.events
-            self.prompt.text = (message + "\n" if message else "") + prompt_text(game)
-
-    class EndScreen(Screen):
-        def __init__(self, app, **kw):
-            super().__init__(name="end", **kw)
-            root = BoxLayout(orientation="vertical", padding=20, spacing=12)
-            backdrop(root, (0.13, 0.16, 0.2, 1))
-            self.title = Label(text="", font_size="40sp", bold=True)
-            self.detail = Label(text="", font_size="20sp")
-            root.add_widget(self.title)
-            root.add_widget(self.detail)
-            bar = BoxLayout(size_hint_y=None, height=64, spacing=10)
-            again = big_button("Rematch", (0.2, 0.6, 0.3, 1))
-            again.bind(on_release=lambda *_: app.rematch())
-            new = big_button("New players", (0.3, 0.45, 0.7, 1))
-            new.bind(on_release=lambda *_: app.show_start())
-            undo = Button(text="Undo last throw", font_size="18sp")
-            undo.bind(on_release=lambda *_: app.action("undo"))
-            bar.add_widget(undo)
-            bar.add_widget(new)
-            bar.add_widget(again)
-            root.add_widget(bar)
-            self.add_widget(root)
-
-        def show(self, game):
-            self.title.text = f"{game.winner} wins!"
-            how = "completed a row" if game.outcome.reason == "row" else "is the last player left"
-            marks = ", ".join(
-                f"{s.name}: {sum(r.marked for r in s.rows if not r.struck)} marks" for s in game.sheets
-            )
-            self.detail.text = f"{game.winner} {how} after {game.turn_number} turns.\n{marks}"
-
-    def prompt_text(game) -> str:
-        if game.is_over:
-            return f"{game.winner} wins!"
-        name = game.players[game.current_player]
-        if game.decision_due:
-            return f"{name}: stop or continue?"
-        t, n = game.target, game.dice_to_throw
-        how = f"two dice that add up to {t}" if uses_pair(t) else f"one die showing {t}"
-        return f"{name}: throw {n} dice for {t}, {how}"
+    from . import screens as S
 
     class CompanionApp(App):
         title = "Dice companion"
 
         def build(self):
-            data_dir = cfg["app"]["data_dir"]
+            self.cfg = _with_settings(cfg)
+            self.language = self.cfg["app"]["language"]
+            i18n.set_language(self.language)
+            data_dir = self.cfg["app"]["data_dir"]
             self.session = GameSession(Store(data_dir), area=self._load_area(data_dir),
                                        recorder=self._open_recorder(data_dir))
             self.session.subscribe(lambda ch: Clock.schedule_once(lambda dt: self.on_change(ch)))
-            cam_cfg = dict(cfg["camera"])
-            try:  # exposure and white balance fixed at calibration (Pi camera)
-                with open(os.path.join(data_dir, "camera_controls.json")) as f:
-                    cam_cfg["controls"] = json.load(f)
-            except (OSError, ValueError):
-                pass
-            try:
-                self.camera = open_camera(cam_cfg)
-            except CameraError as e:
-                log.warning("camera unavailable (%s); running the demo on the mock camera", e)
-                self.camera = MockCamera()
-            self.demo = isinstance(self.camera, MockCamera)
+            self.camera = self._open_camera()
             self.reading = False
             self.waiting_for_rest = False
             self.last_dice = []
+            self.last_frame = None  # the frame of the last scored throw (for "wrong?")
+            self.pending = None  # (ReadResult, frame) of a read the players were asked about
             self.highlight = ()
             self.message = ""
+            self.dialog = None
+            self.buttons = self.lights = self.beeper = None
             self._latest = None
             self._rng = random.Random()
             self.sm = ScreenManager(transition=NoTransition())
-            self.start_screen = StartScreen(self)
-            self.game_screen = GameScreen(self)
-            self.end_screen = EndScreen(self)
-            for s in (self.start_screen, self.game_screen, self.end_screen):
-                self.sm.add_widget(s)
+            self._build_screens()
             Window.bind(on_key_down=self._on_key)
+            if self.sm.has_screen("start") and Window.softinput_mode == "":
+                Window.softinput_mode = "below_target"  # the docked keyboard never covers the field
             from companion.watch import ThrowWatcher
 
             self.watcher = ThrowWatcher(self.session)
@@ -295,10 +165,52 @@ def _make_app(cfg, driver):
             self.worker = FrameWorker(self.camera, self._frame_from_worker)
             self.worker.start()
             threading.Thread(target=self._watch_loop, name="watch", daemon=True).start()
-            self.buttons = self._open_buttons()
+            self._open_hardware()
             if driver is not None:
                 Clock.schedule_once(lambda dt: driver(self), 0.3)
             return self.sm
+
+        def _build_screens(self, names=()):
+            current = self.sm.current if self.sm.screen_names else "start"
+            self.sm.clear_widgets()
+            self.start_screen = S.StartScreen(self, names=names)
+            self.game_screen = S.GameScreen(self)
+            self.correction_screen = S.CorrectionScreen(self)
+            self.end_screen = S.EndScreen(self)
+            for s in (self.start_screen, self.game_screen, self.correction_screen, self.end_screen):
+                self.sm.add_widget(s)
+            game = self.session.game
+            if game is not None:
+                self.game_screen.setup(game)
+                if game.is_over:
+                    self.end_screen.show(game)
+            self.sm.current = current if current in self.sm.screen_names else "game" if game else "start"
+            self.refresh()
+
+        def set_language(self, code: str):
+            """Switch every screen to language ``code`` (de, en, fr, it)."""
+            if code == self.language:
+                return
+            i18n.set_language(code)
+            self.language = code
+            names = self.start_screen.names() if self.sm.has_screen("start") else ()
+            self._build_screens(names)
+
+        # -- setup ----------------------------------------------------------
+        def _open_camera(self):
+            cam_cfg = dict(self.cfg["camera"])
+            try:  # exposure and white balance fixed at calibration (Pi camera)
+                with open(os.path.join(self.cfg["app"]["data_dir"], "camera_controls.json")) as f:
+                    cam_cfg["controls"] = json.load(f)
+            except (OSError, ValueError):
+                pass
+            try:
+                camera = open_camera(cam_cfg)
+            except CameraError as e:
+                log.warning("camera unavailable (%s); running the demo on the mock camera", e)
+                camera = MockCamera()
+            self.demo = isinstance(camera, MockCamera)
+            return camera
 
         @staticmethod
         def _load_area(data_dir):
@@ -324,6 +236,38 @@ def _make_app(cfg, driver):
                 log.warning("not recording throws: %s", e)
                 return None
 
+        def _open_hardware(self):
+            """The GPIO buttons, their lights and the buzzer (each optional: a
+            desktop without GPIO keeps the screen and the keys)."""
+            for dev in (self.buttons, self.lights, self.beeper):
+                if dev is not None:
+                    dev.close()
+            self.buttons = self.lights = self.beeper = None
+            g = self.cfg["gpio"]
+            if not g.get("enabled", True):
+                return
+            factory = cfg.get("_pin_factory")
+            try:
+                from hardware.buttons import DecisionButtons
+
+                self.buttons = DecisionButtons(
+                    lambda a: Clock.schedule_once(lambda dt: self.action(a)),
+                    stop_pin=g["stop_pin"], continue_pin=g["continue_pin"],
+                    debounce=g["debounce"], hold_undo=g["hold_undo"], pin_factory=factory)
+            except Exception as e:  # no GPIO on a desktop: the keyboard and screen remain
+                log.info("GPIO buttons unavailable (%s); use the screen or keys S/C", e)
+                return
+            try:
+                from hardware.lights import Beeper, DecisionLights
+
+                self.lights = DecisionLights(stop_pin=g["stop_led"], continue_pin=g["continue_led"],
+                                             pin_factory=factory)
+                self.beeper = Beeper(g["buzzer"], enabled=self.cfg["app"]["sound"], pin_factory=factory)
+            except Exception as e:
+                log.warning("button lights or buzzer unavailable: %s", e)
+            self._update_lights()
+
+        # -- frames and reads (worker threads) -------------------------------
         def _watch_loop(self):
             """Worker thread: motion check on the latest frame; when the dice come
             to rest, read them here and let the main thread score or ask."""
@@ -343,42 +287,14 @@ def _make_app(cfg, driver):
                     continue
                 Clock.schedule_once(lambda dt, f=settled.frame, r=r: self._settled(f, r))
 
-        @staticmethod
-        def _ask_message(r):
-            """The prompt for a read that cannot be scored: its first reason, short
-            enough for the 800×480 screen."""
-            why = r.reasons[0] if r.reasons else r.problem
-            return f"Not sure: {why}. Nudge the dice or throw again."
-
         def _settled(self, frame, r):
             if self.session.game is None or r is None:
                 return
             self.waiting_for_rest = False
             self.last_dice = list(r.dice)
-            seen = self.watcher.act(frame, r)
+            seen = self.watcher.act(frame, r)  # scores (→ "throw") or asks (→ "read")
             if seen.outcome == "scored":
-                self._show_result(self.session.game.last_result)
-            elif seen.outcome == "asked":
-                self.message = self._ask_message(r)
-                self.refresh()
-
-        # -- hardware ---------------------------------------------------
-        def _open_buttons(self):
-            g = cfg["gpio"]
-            if not g.get("enabled", True):
-                return None
-            try:
-                from hardware.buttons import DecisionButtons
-
-                return DecisionButtons(
-                    lambda a: Clock.schedule_once(lambda dt: self.action(a)),
-                    stop_pin=g["stop_pin"], continue_pin=g["continue_pin"],
-                    debounce=g["debounce"], hold_undo=g["hold_undo"],
-                    pin_factory=cfg.get("_pin_factory"),
-                )
-            except Exception as e:  # no GPIO on a desktop: the keyboard and screen remain
-                log.info("GPIO buttons unavailable (%s); use the screen or keys S/C", e)
-                return None
+                self.last_frame = frame
 
         def _frame_from_worker(self, frame):
             self._latest = frame
@@ -388,57 +304,30 @@ def _make_app(cfg, driver):
             if self.sm.current != "game":
                 return
             if self.last_dice:
-                frame = annotate(frame, self.last_dice, highlight=self.highlight)
+                frame = annotate(frame, self.last_dice, highlight=self.highlight, confidence=False)
             self.game_screen.camera_view.show_frame(frame)
 
-        def _on_key(self, window, key, scancode, codepoint, modifiers):
-            from kivy.core.window import Keyboard
-
-            names = {v: k for k, v in Keyboard.keycodes.items()}
-            action = key_to_action(names.get(key) or codepoint or "")
-            if action is None or self.sm.current != "game":
-                return False
-            self.action(action)
-            return True
-
-        # -- actions ------------------------------------------------------
-        def action(self, action: str):
-            """Do a table action: ``stop``, ``continue``, ``throw`` or ``undo``."""
-            game = self.session.game
-            if game is None:
-                return
-            try:
-                if action in ("stop", "continue"):
-                    self.session.decide(action)
-                elif action == "throw":
-                    self.request_throw()
-                elif action == "undo":
-                    self.session.undo()
-            except DurchmarschError as e:
-                self.message = str(e)
-                self.refresh()
-
         def request_throw(self):
-            """Throw (demo: random dice on the mock camera) and read it off the main thread."""
+            """Throw (demo: random dice on the mock camera) or read the latest
+            frame now (a real camera), off the main thread."""
             game = self.session.game
             if game is None or self.reading or game.is_over or game.decision_due:
                 return
-            n = game.dice_to_throw
             if self.demo:
                 # Demo: new dice on the mock camera; the watcher reads them once at rest.
-                self.camera.throw([self._rng.randint(1, 6) for _ in range(n)])
+                self.camera.throw([self._rng.randint(1, 6) for _i in range(game.dice_to_throw)])
                 self.waiting_for_rest = True
-                self.message = "Dice thrown: reading them when they are at rest…"
+                self.message = i18n._("Dice thrown: reading them when they are at rest…")
                 self.refresh()
                 return
             self.reading = True
-            self.message = "Reading the dice…"
+            self.message = i18n._("Reading the dice…")
             self.refresh()
             threading.Thread(target=self._read_job, daemon=True, name="reader").start()
 
         def _read_job(self):
             try:
-                frame = self.camera.read()
+                frame = self.worker.latest if self.worker.latest is not None else self.camera.read()
                 r = self.session.read(frame)
                 Clock.schedule_once(lambda dt: self._read_done(frame, r, None))
             except Exception as e:  # an unreadable frame must not stop the app
@@ -448,60 +337,292 @@ def _make_app(cfg, driver):
         def _read_done(self, frame, r, err):
             self.reading = False
             if err is not None:
-                self.message = f"Could not read the dice: {err}"
+                self.message = i18n._("Could not read the dice: {error}").format(error=err)
                 self.refresh()
                 return
             self.last_dice = list(r.dice)
             self.highlight = ()
             if not r.ok:
-                self.message = self._ask_message(r)
-                self.refresh()
+                self.session.ask(r, frame)
                 return
             try:
-                result = self.session.throw(r.values, frame=frame)
+                self.session.throw(r.values, frame=frame)
             except DurchmarschError as e:
                 self.message = str(e)
                 self.refresh()
                 return
+            self.last_frame = frame
             self.watcher.scored(r.dice)
-            self._show_result(result)
 
-        def _show_result(self, result):
-            self.highlight = result.formed_by
-            if result.success:
-                dice = " + ".join(str(result.values[i]) for i in result.formed_by)
-                self.message = f"{dice} forms {result.target}!"
+        # -- keys and buttons ----------------------------------------------
+        def _on_key(self, window, key, scancode, codepoint, modifiers):
+            from kivy.core.window import Keyboard
+
+            names = {v: k for k, v in Keyboard.keycodes.items()}
+            name = names.get(key) or codepoint or ""
+            if name == "escape" and isinstance(self.dialog, S.UndoDialog):
+                self.dialog.dismiss()
+                return True
+            if self.sm.current == "start" or (self.sm.current == "settings"):
+                return False  # typing names or settings
+            action = key_to_action(name)
+            if action is None:
+                return False
+            self.action(action)
+            return True
+
+        def action(self, action: str):
+            """Do a table action: ``stop``, ``continue``, ``throw``, ``undo``
+            (asks first) or ``wrong`` (opens the correction of the last throw)."""
+            game = self.session.game
+            if game is None:
+                return
+            if isinstance(self.dialog, S.UndoDialog):  # CONTINUE confirms, STOP cancels
+                if action == "continue":
+                    self.confirm_undo()
+                elif action == "stop":
+                    self.dialog.dismiss()
+                return
+            if self.sm.current not in ("game", "end"):
+                return
+            try:
+                if action in ("stop", "continue") and self.sm.current == "game":
+                    self.session.decide(action)
+                elif action == "throw":
+                    self.request_throw()
+                elif action == "undo":
+                    self.ask_undo()
+                elif action == "wrong" and self.can_correct():
+                    self.open_correction("wrong")
+            except DurchmarschError as e:
+                self.message = str(e)
+                self.refresh()
+
+        def _update_lights(self):
+            if self.lights is None:
+                return
+            game = self.session.game
+            if isinstance(self.dialog, S.UndoDialog):
+                self.lights.show(stop=True, cont=True)
             else:
-                self.message = f"Misthrow: no {result.target}." + (" Row struck out." if result.row_struck else "")
+                due = game is not None and game.decision_due and self.sm.current == "game"
+                self.lights.show(stop=due, cont=due)
+
+        def _beep(self, event):
+            if self.beeper is not None:
+                self.beeper.play(event)
+
+        # -- undo ---------------------------------------------------------------
+        def ask_undo(self):
+            """Ask before undoing the last event (screen, key U, STOP held 3 s)."""
+            game = self.session.game
+            question = undo_text(game) if game is not None else None
+            if question is None or self.dialog is not None:
+                return
+            self._open_dialog(S.UndoDialog(self, question))
+
+        def confirm_undo(self):
+            if self.dialog is not None:
+                self.dialog.dismiss()
+            try:
+                self.session.undo()
+            except DurchmarschError as e:
+                self.message = str(e)
+                self.refresh()
+
+        def _open_dialog(self, dialog):
+            self.dialog = dialog
+            dialog.bind(on_dismiss=lambda *_: self._dialog_closed(dialog))
+            dialog.open()
+            self._update_lights()
+
+        def _dialog_closed(self, dialog):
+            if self.dialog is dialog:
+                self.dialog = None
+            self._update_lights()
+
+        # -- correction -------------------------------------------------------
+        def can_correct(self) -> bool:
+            """True when the last event is a throw (its dice can be corrected)."""
+            game = self.session.game
+            return game is not None and bool(game.events) and isinstance(game.events[-1], Throw)
+
+        def open_correction(self, mode: str):
+            """Show the correction screen: ``"ask"`` for the pending unsure read,
+            ``"wrong"`` for the last scored throw."""
+            game = self.session.game
+            if mode == "ask":
+                r, frame = self.pending
+                dice = sorted(r.dice, key=lambda d: (d.center[0], d.center[1]))
+                values, due = [d.value for d in dice], r.expected
+            else:
+                result = game.last_result
+                dice = sorted(self.last_dice, key=lambda d: (d.center[0], d.center[1]))
+                values, due, frame = list(result.values), len(result.values), self.last_frame
+                if sorted(d.value for d in dice) == sorted(values):
+                    values = [d.value for d in dice]  # picture order, so the numbers match
+                else:
+                    dice = []
+            why = self.message if mode == "ask" else None
+            self.correction_screen.open(values, frame, mode=mode, due=due, dice=dice, why=why)
+            self.sm.current = "correction"
+            self._update_lights()
+
+        def close_correction(self):
+            self.sm.current = "game"
             self.refresh()
 
-        # -- screens --------------------------------------------------------
+        def read_again(self):
+            """The players nudged the dice: read the picture again."""
+            self.pending = None
+            self.close_correction()
+            self.reading = True
+            self.message = i18n._("Reading the dice…")
+            self.refresh()
+            threading.Thread(target=self._read_job, daemon=True, name="reader").start()
+
+        def confirm_correction(self, values):
+            """Score the corrected ``values`` (they are what the rules use and
+            what is stored and recorded with the frame)."""
+            mode = self.correction_screen.mode
+            try:
+                if mode == "ask":
+                    r, frame = self.pending
+                    self.pending = None
+                    self.session.throw(values, frame=frame)
+                    self.last_frame = frame
+                    self.watcher.scored(r.dice)
+                else:
+                    self.session.correct(values, frame=self.last_frame)
+            except DurchmarschError as e:
+                self.correction_screen.preview.text = str(e)
+                return
+            self.last_dice = []  # the picture's reads no longer match the values scored
+            if self.sm.current == "correction":
+                self.sm.current = "game"
+            self.refresh()
+
+        # -- settings -------------------------------------------------------------
+        def open_settings(self):
+            """Ask for the PIN, then show the settings."""
+            from companion.settings import check_pin
+
+            def ok(pin):
+                if not check_pin(pin, self.cfg):
+                    return False
+                self._back_from_settings = self.sm.current
+                if self.sm.has_screen("settings"):
+                    self.sm.remove_widget(self.sm.get_screen("settings"))
+                self.sm.add_widget(S.SettingsScreen(self))
+                self.sm.current = "settings"
+                self._update_lights()
+                return True
+
+            self._open_dialog(S.PinDialog(ok))
+
+        def close_settings(self):
+            back = getattr(self, "_back_from_settings", "start")
+            self.sm.current = back if self.sm.has_screen(back) else "start"
+            self.refresh()
+            self._update_lights()
+
+        def save_settings(self, values: dict) -> str | None:
+            """Store the settings screen's ``values`` (see
+            :meth:`SettingsScreen.values`) and use them at once: language,
+            sound, odds, pins and camera. Returns an error message, or None."""
+            from companion.settings import SettingsError, apply_settings, hash_pin, load_settings
+            from companion.settings import save_settings as store
+
+            data_dir = self.cfg["app"]["data_dir"]
+            g = values["gpio"]
+            used = [g[k] for k in ("stop_pin", "continue_pin", "stop_led", "continue_led", "buzzer") if g[k]]
+            if len(used) != len(set(used)):
+                return i18n._("Each pin can be used once only.")
+            pin = values.pop("pin", "")
+            try:
+                saved = load_settings(data_dir)
+            except SettingsError:
+                saved = {}
+            for section in ("camera", "gpio", "app"):
+                saved.setdefault(section, {}).update(values[section])
+            if pin:
+                try:
+                    saved["pin_hash"] = hash_pin(pin)
+                except ValueError:
+                    return i18n._("A PIN is 4 to 8 digits.")
+            try:
+                new = apply_settings(cfg, saved)
+                store(data_dir, saved)
+            except (SettingsError, OSError) as e:
+                return str(e)
+            old = self.cfg
+            self.cfg = new
+            if new["camera"] != old["camera"]:
+                self.worker.stop()
+                self.camera.close()
+                self.camera = self._open_camera()
+                self.worker = FrameWorker(self.camera, self._frame_from_worker)
+                self.worker.start()
+            if new["gpio"] != old["gpio"] or new["app"]["sound"] != old["app"]["sound"]:
+                self._open_hardware()
+            back = getattr(self, "_back_from_settings", "start")
+            if new["app"]["language"] != self.language:
+                i18n.set_language(new["app"]["language"])
+                self.language = new["app"]["language"]
+                self.sm.current = back if back in ("start", "game", "end") else "start"
+                self._build_screens(self.start_screen.names())
+            self.close_settings()
+            return None
+
+        def open_menu(self):
+            self._open_dialog(S.MenuDialog(self))
+
+        # -- screens ----------------------------------------------------------------
         def on_change(self, change: Change):
             game = self.session.game
             if change.kind == "start":
                 self.last_dice = []
+                self.last_frame = None
+                self.pending = None
                 self.message = ""
                 self.game_screen.setup(game)
                 self.sm.current = "game"
-            if change.kind == "undo":
-                self.message = "Undone."
+            elif change.kind == "throw":
+                self.highlight = change.result.formed_by
+                self.message = result_text(change.result, game.players)
+                self._beep("success" if change.result.success else "misthrow")
+                if self.sm.current == "correction" and self.correction_screen.mode == "ask":
+                    self.sm.current = "game"  # nudged dice were read sure after all
+            elif change.kind == "read":
+                self.pending = (change.read, change.frame)
+                self.message = ask_text(change.read.values, change.read.expected, change.read.reasons)
+                self._beep("ask")
+                self.open_correction("ask")
+            elif change.kind == "decision":
+                self.message = ""
+            elif change.kind == "undo":
+                self.message = i18n._("Undone.")
                 self.last_dice = []
-                if self.sm.current == "end":
+                self.pending = None
+                if self.sm.current in ("end", "correction"):
                     self.sm.current = "game"
-            if change.kind == "over":
+            elif change.kind == "over":
                 self.end_screen.show(game)
                 self.sm.current = "end"
+                self._beep("win")
             self.refresh()
 
         def refresh(self):
             game = self.session.game
             if game is not None:
                 self.game_screen.refresh(game, self.message)
+            self._update_lights()
 
         def resume(self):
             self.session.resume()
 
         def rematch(self):
+            """Revanche: the same players in the same seats, a new game."""
             game = self.session.game
             if game is not None:
                 self.session.start(list(game.players))
@@ -509,12 +630,14 @@ def _make_app(cfg, driver):
         def show_start(self):
             self.start_screen.refresh()
             self.sm.current = "start"
+            self._update_lights()
 
         def on_stop(self):
             self._watch_stop.set()
             self.worker.stop()
-            if self.buttons is not None:
-                self.buttons.close()
+            for dev in (self.buttons, self.lights, self.beeper):
+                if dev is not None:
+                    dev.close()
             self.camera.close()
             self.session.store.close()
 

@@ -1,17 +1,28 @@
-"""Kivy widgets of the companion: a player's score sheet and the live camera picture."""
+"""Kivy widgets of the companion: a player's score sheet, the live camera
+picture, the risk meter and a tappable die face.
+
+Marks are told apart by shape as well as colour: a crossed-off number gets
+an X, a ticked misthrow box a filled disc, a struck row a bar through it,
+the target a thick outline.
+"""
 
 from __future__ import annotations
 
 import numpy as np
-from kivy.graphics import Color, Line, Rectangle
+from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle
 from kivy.graphics.texture import Texture
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.image import Image
 from kivy.uix.label import Label
+from kivy.uix.widget import Widget
 
-__all__ = ["SheetView", "CameraView", "Cell"]
+__all__ = ["SheetView", "CameraView", "Cell", "RiskMeter", "DieButton", "SYMBOL_FONT"]
+
+#: A font with the arrows and symbols Roboto lacks (ships with Kivy).
+SYMBOL_FONT = "DejaVuSans"
 
 INK = (0.1, 0.1, 0.12, 1)
 PAPER = (0.97, 0.96, 0.92, 1)
@@ -36,6 +47,8 @@ class Cell(Label):
         self.bind(pos=self._redraw, size=self._redraw, crossed=self._redraw, current=self._redraw)
 
     def _redraw(self, *_):
+        # Numbers as large as the box allows, so they read from a metre away.
+        self.font_size = max(10, min(self.height * 0.62, self.width * 0.55))
         self.canvas.after.clear()
         x, y, w, h = self.x, self.y, self.width, self.height
         with self.canvas.after:
@@ -44,8 +57,12 @@ class Cell(Label):
             if self.current:
                 Color(0.9, 0.45, 0.0, 1)
                 Line(rectangle=(x + 2, y + 2, w - 4, h - 4), width=2.2)
-            if self.crossed:
-                Color(*(MISS if self.kind == "miss" else CROSS))
+            if self.crossed and self.kind == "miss":
+                Color(*MISS)  # a filled disc: a misthrow, told from a mark by shape
+                r = min(w, h) * 0.32
+                Ellipse(pos=(x + w / 2 - r, y + h / 2 - r), size=(2 * r, 2 * r))
+            elif self.crossed:
+                Color(*CROSS)
                 m = min(w, h) * 0.15
                 Line(points=[x + m, y + m, x + w - m, y + h - m], width=2.4)
                 Line(points=[x + m, y + h - m, x + w - m, y + m], width=2.4)
@@ -63,15 +80,17 @@ class SheetView(BoxLayout):
 
     def __init__(self, **kw):
         super().__init__(orientation="vertical", padding=4, spacing=2, **kw)
-        self.title = Label(color=INK, bold=True, size_hint_y=None, height=30, font_size="18sp", halign="left")
-        self.title.bind(size=lambda w, s: setattr(w, "text_size", s))
+        self.title = Label(color=INK, bold=True, size_hint_y=0.2, font_size="18sp", halign="left",
+                           valign="middle", shorten=True, shorten_from="right")
+        self.title.bind(size=self._title_size)
         self.add_widget(self.title)
         self.grid = GridLayout(cols=13, spacing=1)
         self.add_widget(self.grid)
         self.pointers: list[Label] = []
         self.cells: list[list[Cell]] = []
         for r in range(4):
-            p = Label(text="", color=(0.9, 0.45, 0.0, 1), bold=True, font_size="16sp", size_hint_x=0.6)
+            p = Label(text="", color=(0.9, 0.45, 0.0, 1), bold=True, font_size="16sp", size_hint_x=0.6,
+                      font_name=SYMBOL_FONT)
             self.pointers.append(p)
             self.grid.add_widget(p)
             row = []
@@ -90,14 +109,21 @@ class SheetView(BoxLayout):
         self._sheet = None
         self._current = False
 
-    def show(self, sheet, *, roller: bool = False, playing: bool = False) -> None:
-        """Draw ``sheet`` (``companion.durchmarsch.Sheet``); ``playing``: outline its target."""
+    @staticmethod
+    def _title_size(w, s):
+        w.text_size = s
+        w.font_size = max(12, min(s[1] * 0.75, 28))
+
+    def show(self, sheet, *, roller: bool = False, playing: bool = False, out_word: str = "OUT") -> None:
+        """Draw ``sheet`` (``companion.durchmarsch.Sheet``); ``playing``: outline its target;
+        ``out_word``: the word shown after an eliminated player's name."""
         self._sheet = sheet
         self.roller = roller
-        flag = "  — OUT" if sheet.eliminated else ""
-        self.title.text = ("> " if roller else "") + sheet.name + flag
+        flag = "  — " + out_word if sheet.eliminated else ""
+        self.title.text = ("\u25b6 " if roller else "") + sheet.name + flag
+        self.title.font_name = SYMBOL_FONT if roller else "Roboto"
         for r, row in enumerate(sheet.rows):
-            self.pointers[r].text = ">" if (r == sheet.row and not sheet.eliminated) else ""
+            self.pointers[r].text = "\u25b6" if (r == sheet.row and not sheet.eliminated) else ""
             for i, c in enumerate(self.cells[r][:10]):
                 c.crossed = i < row.marked
                 c.current = playing and r == sheet.row and i == row.marked
@@ -122,7 +148,7 @@ class SheetView(BoxLayout):
                     first, last = self.cells[r][0], self.cells[r][-1]
                     Color(*MISS)
                     yy = first.center_y
-                    Line(points=[first.x, yy, last.right, yy], width=3)
+                    Line(points=[first.x, yy, last.right, yy], width=3.5)
 
 
 class CameraView(Image):
@@ -144,3 +170,88 @@ class CameraView(Image):
         self.texture = self._tex
         self.canvas.ask_update()
         self.frames_shown += 1
+
+
+class RiskMeter(BoxLayout):
+    """The chance of forming the target, as a bar and a percentage.
+
+    Call :meth:`show` with ``chance`` in 0…1 and the words to go with it;
+    ``None`` empties it. The bar's length carries the chance (readable
+    without colour); its colour goes from red (< 1/3) over amber to green
+    (≥ 2/3).
+    """
+
+    chance = NumericProperty(-1.0)
+
+    def __init__(self, **kw):
+        super().__init__(orientation="horizontal", spacing=6, **kw)
+        self.label = Label(text="", font_size="15sp", bold=True, halign="left", valign="middle",
+                           size_hint_x=0.62, shorten=True)
+        self.label.bind(size=lambda w, s: setattr(w, "text_size", s))
+        self.bar = Label(text="", font_size="20sp", bold=True, size_hint_x=0.38)
+        self.add_widget(self.label)
+        self.add_widget(self.bar)
+        self.bar.bind(pos=self._redraw, size=self._redraw)
+        self.bind(chance=self._redraw)
+
+    def show(self, chance: float | None, words: str = "") -> None:
+        """Show ``chance`` (0…1, or None for nothing) with ``words`` beside it."""
+        self.chance = -1.0 if chance is None else float(chance)
+        self.label.text = words if chance is not None else ""
+        self.bar.text = "" if chance is None else f"{round(100 * chance)} %"
+
+    def _redraw(self, *_):
+        b = self.bar
+        self.bar.canvas.before.clear()
+        if self.chance < 0:
+            return
+        c = self.chance
+        rgb = (0.8, 0.2, 0.15) if c < 1 / 3 else (0.85, 0.6, 0.1) if c < 2 / 3 else (0.2, 0.6, 0.3)
+        with b.canvas.before:
+            Color(0.25, 0.27, 0.3, 1)
+            Rectangle(pos=b.pos, size=b.size)
+            Color(*rgb, 1)
+            Rectangle(pos=b.pos, size=(b.width * c, b.height))
+            Color(0.9, 0.9, 0.9, 1)
+            Line(rectangle=(b.x, b.y, b.width, b.height), width=1.2)
+
+
+class DieButton(ButtonBehavior, Widget):
+    """A die face with its pips, tappable (the correction screen's dice).
+
+    ``value``: 1-6 pips; ``selected``: drawn with a thick outline and
+    raised; ``number``: small index shown in the corner (matches the
+    numbers drawn on the picture), 0 for none.
+    """
+
+    value = NumericProperty(1)
+    selected = BooleanProperty(False)
+    number = NumericProperty(0)
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.bind(pos=self._redraw, size=self._redraw, value=self._redraw, selected=self._redraw,
+                  number=self._redraw)
+        self.tag = Label(text="", font_size="12sp", color=(0.3, 0.3, 0.3, 1))
+        self.add_widget(self.tag)
+
+    def _redraw(self, *_):
+        from vision.reader import PIP_LAYOUT
+
+        s = min(self.width, self.height) * (0.92 if self.selected else 0.8)
+        x0, y0 = self.center_x - s / 2, self.center_y - s / 2
+        self.canvas.before.clear()
+        with self.canvas.before:
+            if self.selected:
+                Color(0.95, 0.6, 0.1, 1)
+                RoundedRectangle(pos=(x0 - 4, y0 - 4), size=(s + 8, s + 8), radius=[s * 0.18])
+            Color(0.97, 0.96, 0.92, 1)
+            RoundedRectangle(pos=(x0, y0), size=(s, s), radius=[s * 0.15])
+            Color(0.1, 0.1, 0.12, 1)
+            r = s * 0.09
+            for px, py in PIP_LAYOUT[int(self.value)]:
+                cx, cy = x0 + s * (0.5 + px * 0.27), y0 + s * (0.5 - py * 0.27)
+                Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
+        self.tag.text = str(self.number) if self.number else ""
+        self.tag.pos = (self.x, self.y)
+        self.tag.size = (18, 18)

@@ -708,8 +708,9 @@ def _layout_fit(uv: np.ndarray) -> float:
 # --------------------------------------------------------------------------
 
 
-def annotate(image: np.ndarray, dice: list[Die], *, highlight: tuple[int, ...] = ()) -> np.ndarray:
-    """Draw each die's outline, value and confidence on a copy of ``image``.
+def annotate(image: np.ndarray, dice: list[Die], *, highlight: tuple[int, ...] = (),
+             confidence: bool = True) -> np.ndarray:
+    """Draw each die's outline, value and (with ``confidence``) confidence on a copy of ``image``.
 
     ``image``: ``H×W×3 uint8 BGR``; ``dice``: from :func:`read_dice` on that
     image; ``highlight``: indices into ``dice`` drawn in a second colour (the
@@ -726,7 +727,7 @@ def annotate(image: np.ndarray, dice: list[Die], *, highlight: tuple[int, ...] =
         cv2.polylines(out, [pts], True, colour, thick + (1 if i in highlight else 0), cv2.LINE_AA)
         for px, py in d.pips:
             cv2.circle(out, (round(px), round(py)), max(2, round(d.size * 0.05)), colour, -1, cv2.LINE_AA)
-        label = f"{d.value} {d.confidence:.2f}"
+        label = f"{d.value} {d.confidence:.2f}" if confidence else str(d.value)
         org = (round(d.center[0] - d.size / 2), round(d.center[1] - d.size / 2 - 4 * scale))
         cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale + 0.2, (0, 0, 0), thick + 2, cv2.LINE_AA)
         cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale + 0.2, colour, thick, cv2.LINE_AA)

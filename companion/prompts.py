@@ -1,0 +1,111 @@
+"""What the screen says at the table, in the players' language.
+
+Pure functions of a :class:`~companion.durchmarsch.Durchmarsch` game (no Kivy):
+the prompt for what to do now, the words for a throw's result, the question
+for a read that cannot be scored, and the description of the event an undo
+would take back. Wording follows the English rulebook (throw, target, set
+aside, stop/continue, misthrow, row); translations come from the catalogs
+(:mod:`companion.i18n`).
+
+Example::
+
+    >>> from companion.durchmarsch import Durchmarsch
+    >>> from companion.i18n import set_language
+    >>> set_language("en")
+    >>> g = Durchmarsch(["Sarah", "Tim"])
+    >>> prompt(g)
+    'Sarah: throw 8 dice for 10, two dice that add up to 10'
+    >>> result_text(g.throw([6, 4, 1, 1, 1, 1, 1, 1]))
+    '6 + 4 forms 10!'
+    >>> prompt(g)
+    'Sarah: stop or continue?'
+    >>> g.decide("continue"); print(prompt(g))
+    Sarah: put one die aside.
+    Then throw 7 dice for 9, two dice that add up to 9
+"""
+
+from __future__ import annotations
+
+from .durchmarsch import MIN_DICE, DecisionEvent, Durchmarsch, Throw, ThrowResult, uses_pair
+from .i18n import _
+
+__all__ = ["prompt", "throw_text", "result_text", "ask_text", "undo_text", "must_set_aside"]
+
+
+def must_set_aside(game: Durchmarsch) -> bool:
+    """True when the roller has just continued and must put one die aside
+    (the last throw had more than 5 dice; rulebook: "put any die aside")."""
+    ev = game.events
+    if game.is_over or game.decision_due or len(ev) < 2 or not isinstance(ev[-1], DecisionEvent):
+        return False
+    if ev[-1].decision.value != "continue":
+        return False
+    return isinstance(ev[-2], Throw) and len(ev[-2].values) > MIN_DICE
+
+
+def throw_text(name: str, n: int, target: int) -> str:
+    """"Sarah: throw 7 dice for 9, two dice that add up to 9" (or "one die showing 4")."""
+    if uses_pair(target):
+        return _("{name}: throw {n} dice for {target}, two dice that add up to {target}").format(
+            name=name, n=n, target=target)
+    return _("{name}: throw {n} dice for {target}, one die showing {target}").format(name=name, n=n, target=target)
+
+
+def prompt(game: Durchmarsch) -> str:
+    """What the players do now: throw (with the dice count and target), put a
+    die aside first, decide stop or continue, or who won."""
+    if game.is_over:
+        return _("{name} wins!").format(name=game.winner)
+    name = game.players[game.current_player]
+    if game.decision_due:
+        return _("{name}: stop or continue?").format(name=name)
+    n, t = game.dice_to_throw, game.target
+    if must_set_aside(game):
+        then = _("Then throw {n} dice for {target}, two dice that add up to {target}") if uses_pair(t) else \
+            _("Then throw {n} dice for {target}, one die showing {target}")
+        return _("{name}: put one die aside.").format(name=name) + "\n" + then.format(n=n, target=t)
+    return throw_text(name, n, t)
+
+
+def result_text(result: ThrowResult, players: tuple[str, ...] | None = None) -> str:
+    """The words for a scored throw: "6 + 4 forms 10!" or "Misthrow: no 4." with
+    "Row struck out." and "Tim is out of the game." when those happened."""
+    if result.success:
+        dice = " + ".join(str(result.values[i]) for i in result.formed_by)
+        return _("{dice} forms {target}!").format(dice=dice, target=result.target)
+    text = _("Misthrow: no {target}.").format(target=result.target)
+    if result.row_struck:
+        text += " " + _("Row struck out.")
+    if result.eliminated and players is not None:
+        text += " " + _("{name} is out of the game.").format(name=players[result.player])
+    return text
+
+
+def ask_text(values, expected: int, reasons=()) -> str:
+    """The question for a read that cannot be scored as it is.
+
+    ``values``: the dice values read; ``expected``: the dice count due;
+    ``reasons``: the reader's reasons (English, from :mod:`vision.reader`).
+    Short enough for the 800×480 prompt.
+    """
+    if len(values) != expected:
+        return _("Read {got} dice, but {due} were thrown. Nudge the dice, or correct them.").format(
+            got=len(values), due=expected)
+    if any("else is in the tray" in r for r in reasons):
+        return _("Something else is in the tray. Clear it, or correct the dice.")
+    return _("Not sure of every die. Nudge the dice, or correct them.")
+
+
+def undo_text(game: Durchmarsch) -> str | None:
+    """The question before an undo ("Undo Tim's throw 6 4 2 1 1?"), or None
+    when there is nothing to undo."""
+    if not game.events:
+        return None
+    before = game.copy()
+    last = before.undo()
+    name = before.players[before.current_player]
+    if isinstance(last, Throw):
+        return _("Undo {name}'s throw {values}?").format(name=name, values=" ".join(map(str, last.values)))
+    if last.decision.value == "stop":
+        return _("Undo {name}'s stop?").format(name=name)
+    return _("Undo {name}'s continue?").format(name=name)

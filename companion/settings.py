@@ -1,0 +1,117 @@
+"""Settings changed on the screen, kept in ``<data_dir>/settings.json``.
+
+The config file (:mod:`companion.config`) is the café owner's base; the
+settings screen stores only what it changed, laid over it when the app
+starts. The settings PIN is stored as a salted PBKDF2 hash, never in clear.
+
+Example::
+
+    >>> import tempfile
+    >>> from companion.config import DEFAULTS
+    >>> d = tempfile.mkdtemp()
+    >>> save_settings(d, {"app": {"odds": False}, "pin_hash": hash_pin("4711")})
+    >>> cfg = apply_settings(DEFAULTS, load_settings(d))
+    >>> cfg["app"]["odds"], check_pin("4711", cfg), check_pin("1234", cfg)
+    (False, True, False)
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import hmac
+import json
+import os
+import secrets
+import tempfile
+
+from .config import ConfigError, merge
+
+__all__ = ["SETTINGS_FILE", "SettingsError", "load_settings", "save_settings", "apply_settings",
+           "hash_pin", "check_pin"]
+
+SETTINGS_FILE = "settings.json"
+_ROUNDS = 100_000
+
+
+class SettingsError(ValueError):
+    """A settings file that cannot be used (the message names the file)."""
+
+
+def load_settings(data_dir: str) -> dict:
+    """The stored settings (``{}`` when none were saved).
+
+    A file that is not JSON, or holds keys the config does not know, raises
+    :class:`SettingsError`; the file is left as it is for inspection.
+    """
+    path = os.path.join(data_dir, SETTINGS_FILE)
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as e:
+        raise SettingsError(f"{path}: cannot be read: {e}") from None
+    if not isinstance(data, dict):
+        raise SettingsError(f"{path}: must hold a JSON object")
+    try:
+        from .config import DEFAULTS
+
+        merge(copy.deepcopy(DEFAULTS), {k: v for k, v in data.items() if k != "pin_hash"}, path)
+    except ConfigError as e:
+        raise SettingsError(str(e)) from None
+    return data
+
+
+def save_settings(data_dir: str, settings: dict) -> None:
+    """Write ``settings`` atomically (a power cut leaves the old or the new file,
+    never half of one). Raises ``OSError`` when the folder cannot be written."""
+    os.makedirs(data_dir, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=data_dir, prefix=".settings-", suffix=".json")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(settings, f, indent=1, sort_keys=True)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, os.path.join(data_dir, SETTINGS_FILE))
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def apply_settings(cfg: dict, settings: dict) -> dict:
+    """A copy of ``cfg`` with ``settings`` laid over it (``pin_hash`` kept at the top level).
+    Raises :class:`SettingsError` for keys or values the config does not accept."""
+    out = {k: (copy.deepcopy(v) if isinstance(v, dict) else v) for k, v in cfg.items()}
+    try:
+        merge(out, {k: v for k, v in settings.items() if k != "pin_hash"}, SETTINGS_FILE)
+    except ConfigError as e:
+        raise SettingsError(str(e)) from None
+    if "pin_hash" in settings:
+        out["pin_hash"] = settings["pin_hash"]
+    return out
+
+
+def hash_pin(pin: str) -> str:
+    """A salted PBKDF2-SHA256 hash of ``pin`` (digits), as ``salt$hash`` in hex.
+    Raises ``ValueError`` unless ``pin`` is 4-8 digits."""
+    if not (pin.isdigit() and 4 <= len(pin) <= 8):
+        raise ValueError("a PIN is 4 to 8 digits")
+    salt = secrets.token_bytes(16)
+    digest = hashlib.pbkdf2_hmac("sha256", pin.encode(), salt, _ROUNDS)
+    return salt.hex() + "$" + digest.hex()
+
+
+def check_pin(pin: str, cfg: dict) -> bool:
+    """True when ``pin`` opens the settings: it matches the stored hash, or,
+    before any PIN was set on the screen, the config's ``app.pin``."""
+    stored = cfg.get("pin_hash")
+    if not stored:
+        return hmac.compare_digest(pin.encode(), str(cfg["app"]["pin"]).encode())
+    try:
+        salt, digest = stored.split("$")
+        got = hashlib.pbkdf2_hmac("sha256", pin.encode(), bytes.fromhex(salt), _ROUNDS)
+    except ValueError:
+        return False
+    return hmac.compare_digest(got.hex(), digest)

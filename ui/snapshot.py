@@ -1,0 +1,187 @@
+"""``companion snapshot``: every screen in a representative state, as PNG files.
+
+Runs the real app offscreen (SDL's offscreen driver, the mock camera, GPIO on
+gpiozero's MockFactory) on a throw-away data folder, plays a scripted game
+of three players and saves, in ``OUTDIR``:
+
+``start.png`` (names, recent names, first roller), ``decision.png`` (a throw
+read at rest, STOP/CONTINUE due), ``game.png`` (set a die aside, throw 7,
+risk meter), ``correction.png`` (a read with a die missing), ``undo.png``
+(the undo question), ``pin.png`` (the settings PIN pad), ``settings.png``,
+``end.png`` (winner and how the game went).
+
+Example::
+
+    companion snapshot --size 800x480 --lang de /tmp/shots
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+
+__all__ = ["snapshot", "drive", "SCREENS", "winning_values"]
+
+#: The PNG files written, in order.
+SCREENS = ("start", "decision", "game", "correction", "undo", "pin", "settings", "end")
+
+
+def winning_values(target: int, n: int) -> list[int]:
+    """``n`` dice values (1-6) that form ``target`` (10…1; two dice for 10-7)."""
+    vals = [6, target - 6] if target >= 7 else [target]
+    return vals + [1 if target != 1 else 2] * (n - len(vals))
+
+
+def drive(app, steps, report: dict) -> None:
+    """Run generator ``steps`` on Kivy's clock: each value it yields is the
+    seconds to wait before the next step; the app stops when it ends. An
+    exception is put in ``report["error"]`` and stops the app."""
+    from kivy.clock import Clock
+
+    it = iter(steps)
+
+    def tick(dt):
+        try:
+            wait = next(it)
+        except StopIteration:
+            app.stop()
+            return
+        except Exception as e:  # report and stop rather than hang
+            import traceback
+
+            report["error"] = f"{type(e).__name__}: {e}"
+            report["traceback"] = traceback.format_exc()
+            app.stop()
+            return
+        Clock.schedule_once(tick, wait or 0.05)
+
+    Clock.schedule_once(tick, 0.1)
+
+
+def shot(window, outdir: str, name: str) -> str:
+    """Save the window as ``OUTDIR/name.png``; returns the path."""
+    made = window.screenshot(os.path.join(outdir, name + ".png"))
+    path = os.path.join(outdir, name + ".png")
+    if made and made != path:
+        os.replace(made, path)
+    return path
+
+
+def wait_for(cond, timeout=10.0, step=0.1):
+    """Yield ``step`` until ``cond()`` is true or ``timeout`` seconds passed."""
+    waited = 0.0
+    while not cond() and waited < timeout:
+        yield step
+        waited += step
+
+
+def _script(app, outdir, report):
+    from kivy.core.window import Window
+
+    s = app.start_screen
+    for t, n in zip(s.inputs, ["Sarah", "Tim", "Maria", ""]):
+        t.text = n
+    s.first_buttons[0].state = "down"
+    s.refresh_recent()
+    s.refresh_first()
+    yield 0.3
+    report["files"].append(shot(Window, outdir, "start"))
+    s.start_btn.dispatch("on_release")
+    yield 0.3
+    session = app.session
+    # How the game went so far: Sarah 10, 9, stop; Tim misthrow; Maria 10, stop.
+    for ev in ([6, 4, 1, 1, 2, 2, 3, 3], "continue", [5, 4, 1, 1, 1, 1, 1], "stop",
+               [1, 1, 1, 1, 1, 1, 1, 2], [5, 5, 1, 1, 2, 2, 3, 3], "stop"):
+        session.decide(ev) if isinstance(ev, str) else session.throw(ev)
+    yield 0.2
+    app.camera.throw([6, 2, 3, 3, 1, 5, 4, 2])  # Sarah's throw for 8
+    yield from wait_for(lambda: session.game.decision_due, 15)
+    yield 0.6
+    report["files"].append(shot(Window, outdir, "decision"))
+    app.game_screen.continue_btn.dispatch("on_release")
+    yield 0.6
+    report["files"].append(shot(Window, outdir, "game"))
+    app.camera.throw([1, 3, 5, 6, 2, 2])  # six dice where seven are due: the reader asks
+    yield from wait_for(lambda: app.sm.current == "correction", 15)
+    app.correction_screen.select(0)
+    yield 0.4
+    report["files"].append(shot(Window, outdir, "correction"))
+    app.correction_screen.add_die()
+    app.correction_screen.set_value(6)
+    app.correction_screen.confirm()
+    yield 0.3
+    app.ask_undo()
+    yield 0.4
+    report["files"].append(shot(Window, outdir, "undo"))
+    app.dialog.dismiss()
+    yield 0.2
+    app.open_settings()
+    yield 0.2
+    for k in "12":
+        app.dialog.key(k)
+    yield 0.3
+    report["files"].append(shot(Window, outdir, "pin"))
+    for k in "34":
+        app.dialog.key(k)
+    app.dialog.key("OK")
+    yield 0.4
+    report["files"].append(shot(Window, outdir, "settings"))
+    app.close_settings()
+    g = session.game
+    while not g.is_over:
+        if g.decision_due:
+            session.decide("continue")
+        else:
+            session.throw(winning_values(g.target, g.dice_to_throw))
+    yield 0.6
+    report["files"].append(shot(Window, outdir, "end"))
+    report["screens"] = [os.path.basename(f)[:-4] for f in report["files"]]
+
+
+def snapshot(size: tuple[int, int], lang: str, outdir: str) -> dict:
+    """Render every screen (see the module text) at ``size`` ``(width, height)``
+    px in language ``lang`` into ``outdir``. Returns a report ``{"files":
+    [...], "error"?: ...}``. Raises ``ValueError`` for a language not offered."""
+    from companion.i18n import LANGUAGES
+
+    if lang not in LANGUAGES:
+        raise ValueError(f"language {lang!r} is not offered (choose from {', '.join(LANGUAGES)})")
+    os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
+    os.environ["KIVY_NO_ARGS"] = "1"
+    os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    os.makedirs(outdir, exist_ok=True)
+    data = tempfile.mkdtemp(prefix="companion-snapshot-")
+    os.environ.setdefault("KIVY_HOME", os.path.join(data, ".kivy"))
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.config import DEFAULTS
+    from companion.storage import Store
+
+    old = Store(data)  # an earlier game, so the start screen offers recent names
+    old.abandon(old.new_game(["Sarah", "Tim", "Maria", "Jonas"], first=0))
+    old.close()
+    cfg = json.loads(json.dumps(DEFAULTS))
+    cfg["app"].update(data_dir=data, language=lang)
+    cfg["camera"].update(source="mock", seed=3)
+    cfg["_pin_factory"] = MockFactory()
+    report: dict = {"files": [], "size": list(size), "lang": lang}
+
+    from ui.app import run_app
+
+    run_app(cfg, driver=lambda app: drive(app, _script(app, outdir, report), report), size=size)
+    return report
+
+
+def main(size: str, lang: str, outdir: str) -> int:
+    """CLI entry: prints the report as JSON; exit 0 when every screen was saved."""
+    try:
+        w, h = (int(v) for v in size.lower().split("x"))
+    except ValueError:
+        print(f"--size must be WIDTHxHEIGHT, got {size!r}", file=sys.stderr)
+        return 2
+    rep = snapshot((w, h), lang, outdir)
+    print(json.dumps(rep))
+    return 0 if "error" not in rep and len(rep["files"]) == len(SCREENS) else 1
