@@ -12,10 +12,10 @@ compiled ``.mo`` files are needed.
 Example::
 
     >>> set_language("de")
-    >>> _("Misthrow")
-    'Fehlwurf'
-    >>> set_language("en"); _("Misthrow")
-    'Misthrow'
+    >>> _("Misthrow: no {target}.").format(target=4)
+    'Fehlwurf: keine 4.'
+    >>> set_language("en"); _("Row struck out.")
+    'Row struck out.'
 """
 
 from __future__ import annotations

@@ -79,9 +79,11 @@ def run_app(cfg: dict, *, driver=None, size: tuple[int, int] | None = None) -> i
     buttons and take screenshots); ``size``: window ``(width, height)`` px.
     Returns the exit code (0).
     """
+    w, h = size or (800, 480)
+    # Larger screens get larger type and touch targets (1.0 at 800×480, 1.5 at 1280×720).
+    os.environ.setdefault("KIVY_METRICS_DENSITY", str(round(max(1.0, min(1.5, w / 800, h / 480)), 2)))
     from kivy.config import Config
 
-    w, h = size or (800, 480)
     Config.set("graphics", "width", str(w))
     Config.set("graphics", "height", str(h))
     Config.set("graphics", "fullscreen", "auto" if cfg["app"].get("fullscreen") else "0")

@@ -11,6 +11,7 @@ high at 800×480 (the official 7" display); layouts stretch to 1024×600 and
 from __future__ import annotations
 
 from kivy.graphics import Color, Rectangle
+from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
@@ -24,7 +25,7 @@ from kivy.uix.togglebutton import ToggleButton
 from kivy.uix.widget import Widget
 
 from companion.durchmarsch import form_target
-from companion.i18n import LANGUAGES, _
+from companion.i18n import LANGUAGES, _, ngettext
 from companion.odds import chance
 from companion.prompts import prompt
 from companion.stats import game_stats
@@ -35,7 +36,7 @@ __all__ = ["StartScreen", "GameScreen", "CorrectionScreen", "EndScreen", "Settin
            "UndoDialog", "PinDialog", "MenuDialog", "TOUCH", "BG"]
 
 #: Minimum height of anything a finger presses, px at 800×480.
-TOUCH = 48
+TOUCH = dp(48)
 BG = (0.13, 0.16, 0.2, 1)
 GREEN, BLUE, RED, GREY = (0.2, 0.6, 0.3, 1), (0.3, 0.45, 0.7, 1), (0.75, 0.2, 0.15, 1), (0.35, 0.38, 0.42, 1)
 RESOLUTIONS = ("640x480", "1280x720", "1640x1232", "1920x1080", "2304x1296")
@@ -70,9 +71,9 @@ def wrapped(label):
     return label
 
 
-def button_bar(buttons, height=TOUCH + 12, spacing=8):
+def button_bar(buttons, height=None, spacing=8):
     """A row of buttons of one height."""
-    bar = BoxLayout(size_hint_y=None, height=height, spacing=spacing)
+    bar = BoxLayout(size_hint_y=None, height=TOUCH + dp(12) if height is None else height, spacing=spacing)
     for b in buttons:
         bar.add_widget(b)
     return bar
@@ -93,8 +94,8 @@ class StartScreen(Screen):
         self.app = app
         root = BoxLayout(orientation="vertical", padding=8, spacing=6)
         backdrop(root)
-        top = BoxLayout(size_hint_y=None, height=52, spacing=6)
-        top.add_widget(Label(text="Durchmarsch", font_size="28sp", bold=True, size_hint_x=None, width=210))
+        top = BoxLayout(size_hint_y=None, height=dp(52), spacing=6)
+        top.add_widget(Label(text="Durchmarsch", font_size="28sp", bold=True, size_hint_x=None, width=dp(210)))
         self.lang_buttons = {}
         for code, name in LANGUAGES.items():
             b = ToggleButton(text=name, group="lang", allow_no_selection=False, font_size="15sp",
@@ -103,33 +104,33 @@ class StartScreen(Screen):
             self.lang_buttons[code] = b
             top.add_widget(b)
         self.settings_btn = pressed(Button(text="\u2699", font_name=SYMBOL_FONT, font_size="26sp",
-                                           size_hint_x=None, width=56), app.open_settings)
+                                           size_hint_x=None, width=dp(56)), app.open_settings)
         top.add_widget(self.settings_btn)
         root.add_widget(top)
         self.recent_box = BoxLayout(size_hint_y=None, height=TOUCH, spacing=6)
         root.add_widget(self.recent_box)
         self.inputs, self.first_buttons, self.up_buttons = [], [], []
         for i in range(4):
-            row = BoxLayout(size_hint_y=None, height=52, spacing=6)
-            row.add_widget(Label(text=f"{i + 1}.", font_size="20sp", size_hint_x=None, width=30))
+            row = BoxLayout(size_hint_y=None, height=dp(52), spacing=6)
+            row.add_widget(Label(text=f"{i + 1}.", font_size="20sp", size_hint_x=None, width=dp(30)))
             t = TextInput(hint_text=_("Player {n}").format(n=i + 1), multiline=False, font_size="22sp",
                           write_tab=False, text=names[i] if i < len(names) else "")
             t.bind(text=lambda *_: self.refresh_recent())
             self.inputs.append(t)
             row.add_widget(t)
-            up = Button(text="\u25b2", font_name=SYMBOL_FONT, font_size="20sp", size_hint_x=None, width=56,
+            up = Button(text="\u25b2", font_name=SYMBOL_FONT, font_size="20sp", size_hint_x=None, width=dp(56),
                         disabled=i == 0)
             pressed(up, lambda k=i: self.move_up(k))
             self.up_buttons.append(up)
             row.add_widget(up)
-            f = ToggleButton(text=_("Starts"), group="first", font_size="16sp", size_hint_x=None, width=120)
+            f = ToggleButton(text=_("Starts"), group="first", font_size="16sp", size_hint_x=None, width=dp(120))
             f.bind(state=lambda *_: self.refresh_first())
             self.first_buttons.append(f)
             row.add_widget(f)
             root.add_widget(row)
-        self.first_label = Label(text="", font_size="16sp", size_hint_y=None, height=26)
+        self.first_label = Label(text="", font_size="16sp", size_hint_y=None, height=dp(26))
         root.add_widget(self.first_label)
-        self.error = Label(text="", color=(1, 0.55, 0.45, 1), font_size="16sp", size_hint_y=None, height=26)
+        self.error = Label(text="", color=(1, 0.55, 0.45, 1), font_size="16sp", size_hint_y=None, height=dp(26))
         root.add_widget(self.error)
         root.add_widget(Widget())
         self.resume_btn = pressed(big_button(_("Resume game"), BLUE), app.resume)
@@ -158,7 +159,7 @@ class StartScreen(Screen):
         recent = [n for n in self.app.session.store.recent_players(10) if n not in typed][:4]
         if not recent:
             return
-        self.recent_box.add_widget(Label(text=_("Recent:"), font_size="15sp", size_hint_x=None, width=80))
+        self.recent_box.add_widget(Label(text=_("Recent:"), font_size="15sp", size_hint_x=None, width=dp(80)))
         for n in recent:
             self.recent_box.add_widget(pressed(Button(text=n, font_size="16sp", shorten=True),
                                                lambda n=n: self.add_name(n)))
@@ -215,15 +216,15 @@ class GameScreen(Screen):
         left = BoxLayout(orientation="vertical", spacing=6, size_hint_x=0.42)
         self.camera_view = CameraView()
         left.add_widget(self.camera_view)
-        self.meter = RiskMeter(size_hint_y=None, height=40)
+        self.meter = RiskMeter(size_hint_y=None, height=dp(40))
         left.add_widget(self.meter)
         self.prompt = wrapped(Label(text="", font_size="16sp", bold=True, halign="center", valign="middle",
-                                    size_hint_y=None, height=84))
+                                    size_hint_y=None, height=dp(84)))
         left.add_widget(self.prompt)
         self.throw_btn = pressed(big_button(_("THROW") if app.demo else _("READ"), BLUE), app.request_throw)
         self.stop_btn = pressed(big_button(_("STOP"), RED), lambda: app.action("stop"))
         self.continue_btn = pressed(big_button(_("CONTINUE"), GREEN), lambda: app.action("continue"))
-        self.bar = button_bar([], height=64, spacing=6)
+        self.bar = button_bar([], height=dp(64), spacing=6)
         left.add_widget(self.bar)
         self.wrong_btn = pressed(small_button(_("Wrong?")), lambda: app.action("wrong"))
         self.undo_btn = pressed(small_button(_("Undo")), lambda: app.action("undo"))
@@ -294,7 +295,7 @@ class CorrectionScreen(Screen):
         root = BoxLayout(orientation="vertical", padding=6, spacing=6)
         backdrop(root)
         self.title = wrapped(Label(text="", font_size="17sp", bold=True, halign="center", valign="middle",
-                                   size_hint_y=None, height=52))
+                                   size_hint_y=None, height=dp(52)))
         root.add_widget(self.title)
         middle = BoxLayout(spacing=8)
         self.picture = CameraView(size_hint_x=0.42)
@@ -302,8 +303,8 @@ class CorrectionScreen(Screen):
         right = BoxLayout(orientation="vertical", spacing=6)
         self.dice_grid = GridLayout(cols=5, spacing=4, size_hint_y=0.5)
         right.add_widget(self.dice_grid)
-        right.add_widget(Label(text=_("Value of the die:"), font_size="15sp", size_hint_y=None, height=22))
-        pad = GridLayout(cols=6, spacing=4, size_hint_y=None, height=56)
+        right.add_widget(Label(text=_("Value of the die:"), font_size="15sp", size_hint_y=None, height=dp(22)))
+        pad = GridLayout(cols=6, spacing=4, size_hint_y=None, height=dp(56))
         self.value_buttons = []
         for v in range(1, 7):
             b = DieButton(value=v)
@@ -315,14 +316,14 @@ class CorrectionScreen(Screen):
         self.remove_btn = pressed(small_button(_("Remove die")), self.remove_die)
         right.add_widget(button_bar([self.add_btn, self.remove_btn], height=TOUCH, spacing=6))
         self.preview = wrapped(Label(text="", font_size="16sp", halign="center", valign="middle",
-                                     size_hint_y=None, height=44))
+                                     size_hint_y=None, height=dp(44)))
         right.add_widget(self.preview)
         middle.add_widget(right)
         root.add_widget(middle)
         self.cancel_btn = pressed(big_button(_("Cancel"), GREY, font_size="18sp"), app.close_correction)
         self.again_btn = pressed(big_button(_("Read again"), BLUE, font_size="18sp"), app.read_again)
         self.confirm_btn = pressed(big_button(_("Confirm"), GREEN, font_size="18sp"), self.confirm)
-        root.add_widget(button_bar([self.cancel_btn, self.again_btn, self.confirm_btn], height=56))
+        root.add_widget(button_bar([self.cancel_btn, self.again_btn, self.confirm_btn], height=dp(56)))
         self.add_widget(root)
 
     def open(self, values, frame, *, mode: str, due: int, dice=(), why: str | None = None):
@@ -398,9 +399,9 @@ class EndScreen(Screen):
         self.app = app
         root = BoxLayout(orientation="vertical", padding=12, spacing=8)
         backdrop(root)
-        self.title = Label(text="", font_size="36sp", bold=True, size_hint_y=None, height=56)
+        self.title = Label(text="", font_size="36sp", bold=True, size_hint_y=None, height=dp(56))
         self.detail = wrapped(Label(text="", font_size="18sp", halign="center", valign="middle",
-                                    size_hint_y=None, height=36))
+                                    size_hint_y=None, height=dp(36)))
         root.add_widget(self.title)
         root.add_widget(self.detail)
         self.table = GridLayout(cols=6, spacing=2)
@@ -409,15 +410,18 @@ class EndScreen(Screen):
                        lambda: app.action("undo"))
         new = pressed(big_button(_("New players"), BLUE, font_size="20sp"), app.show_start)
         again = pressed(big_button(_("Revanche"), GREEN), app.rematch)
-        root.add_widget(button_bar([undo, new, again], height=60))
+        root.add_widget(button_bar([undo, new, again], height=dp(60)))
         self.add_widget(root)
 
     def show(self, game):
         self.title.text = _("{name} wins!").format(name=game.winner)
+        n = game.turn_number
         if game.outcome.reason == "row":
-            how = _("{name} completed a row after {turns} turns.")
+            how = ngettext("{name} completed a row in the first turn.",
+                           "{name} completed a row after {turns} turns.", n)
         else:
-            how = _("{name} is the last player left after {turns} turns.")
+            how = ngettext("{name} is the last player left after {turns} turn.",
+                           "{name} is the last player left after {turns} turns.", n)
         self.detail.text = how.format(name=game.winner, turns=game.turn_number)
         self.table.clear_widgets()
         heads = (_("Player"), _("Turns"), _("Marks"), _("Misthrows"), _("Rows struck"), _("Best turn"))
@@ -441,9 +445,9 @@ class SettingsScreen(Screen):
         self.app = app
         root = BoxLayout(orientation="vertical", padding=8, spacing=6)
         backdrop(root)
-        root.add_widget(Label(text=_("Settings"), font_size="24sp", bold=True, size_hint_y=None, height=40))
+        root.add_widget(Label(text=_("Settings"), font_size="24sp", bold=True, size_hint_y=None, height=dp(40)))
         scroll = ScrollView(do_scroll_x=False, bar_width=10, scroll_type=["bars", "content"])
-        grid = GridLayout(cols=2, spacing=6, size_hint_y=None, row_default_height=52, row_force_default=True)
+        grid = GridLayout(cols=2, spacing=6, size_hint_y=None, row_default_height=dp(52), row_force_default=True)
         grid.bind(minimum_height=grid.setter("height"))
         cfg = app.cfg
         self.fields = {}
@@ -476,11 +480,11 @@ class SettingsScreen(Screen):
                                                  font_size="20sp", hint_text=_("unchanged")), "pin")
         scroll.add_widget(grid)
         root.add_widget(scroll)
-        self.error = Label(text="", color=(1, 0.55, 0.45, 1), font_size="16sp", size_hint_y=None, height=26)
+        self.error = Label(text="", color=(1, 0.55, 0.45, 1), font_size="16sp", size_hint_y=None, height=dp(26))
         root.add_widget(self.error)
         cancel = pressed(big_button(_("Cancel"), GREY, font_size="18sp"), app.close_settings)
         save = pressed(big_button(_("Save"), GREEN, font_size="18sp"), self.save)
-        root.add_widget(button_bar([cancel, save], height=56))
+        root.add_widget(button_bar([cancel, save], height=dp(56)))
         self.add_widget(root)
 
     def values(self) -> dict:
@@ -504,14 +508,14 @@ class UndoDialog(ModalView):
     """"Undo Tim's throw 6 4 2 1 1?" with Cancel (STOP) and Undo (CONTINUE)."""
 
     def __init__(self, app, question: str, **kw):
-        super().__init__(size_hint=(0.8, None), height=220, auto_dismiss=False, **kw)
+        super().__init__(size_hint=(0.8, None), height=dp(220), auto_dismiss=False, **kw)
         self.app = app
         box = BoxLayout(orientation="vertical", padding=12, spacing=10)
         self.question = wrapped(Label(text=question, font_size="20sp", halign="center", valign="middle"))
         box.add_widget(self.question)
-        self.cancel_btn = pressed(big_button(_("Cancel") + " (STOP)", GREY, font_size="18sp"), self.dismiss)
-        self.confirm_btn = pressed(big_button(_("Undo") + " (CONTINUE)", RED, font_size="18sp"), app.confirm_undo)
-        box.add_widget(button_bar([self.cancel_btn, self.confirm_btn], height=60))
+        self.cancel_btn = pressed(big_button(_("Cancel") + " (" + _("STOP") + ")", GREY, font_size="18sp"), self.dismiss)
+        self.confirm_btn = pressed(big_button(_("Undo") + " (" + _("CONTINUE") + ")", RED, font_size="18sp"), app.confirm_undo)
+        box.add_widget(button_bar([self.cancel_btn, self.confirm_btn], height=dp(60)))
         self.add_widget(box)
 
 
@@ -519,11 +523,11 @@ class PinDialog(ModalView):
     """A PIN pad; ``on_ok(pin)`` returns True when the PIN opens the settings."""
 
     def __init__(self, on_ok, **kw):
-        super().__init__(size_hint=(None, 0.96), width=340, auto_dismiss=False, **kw)
+        super().__init__(size_hint=(None, 0.96), width=dp(340), auto_dismiss=False, **kw)
         self.on_ok = on_ok
         box = BoxLayout(orientation="vertical", padding=8, spacing=6)
-        self.label = Label(text=_("Settings PIN"), font_size="18sp", size_hint_y=None, height=30)
-        self.shown = Label(text="", font_size="26sp", size_hint_y=None, height=36, font_name=SYMBOL_FONT)
+        self.label = Label(text=_("Settings PIN"), font_size="18sp", size_hint_y=None, height=dp(30))
+        self.shown = Label(text="", font_size="26sp", size_hint_y=None, height=dp(36), font_name=SYMBOL_FONT)
         box.add_widget(self.label)
         box.add_widget(self.shown)
         pad = GridLayout(cols=3, spacing=6)
@@ -542,7 +546,7 @@ class PinDialog(ModalView):
     def key(self, k: str):
         if k == "OK":
             if self.on_ok(self.entered):
-                self.dismiss()
+                self.dismiss(animation=False)
                 return
             self.entered = ""
             self.label.text = _("Wrong PIN. Try again.")
@@ -557,10 +561,10 @@ class MenuDialog(ModalView):
     """The game menu: new game, settings, back."""
 
     def __init__(self, app, **kw):
-        super().__init__(size_hint=(0.5, None), height=3 * (TOUCH + 16) + 24, **kw)
+        super().__init__(size_hint=(0.5, None), height=dp(3) * (TOUCH + 16) + 24, **kw)
         box = BoxLayout(orientation="vertical", padding=8, spacing=8)
         for text, cb in ((_("New game"), app.show_start), (_("Settings"), app.open_settings),
                          (_("Back to the game"), lambda: None)):
-            box.add_widget(pressed(small_button(text, height=TOUCH + 8, font_size="18sp"),
+            box.add_widget(pressed(small_button(text, height=TOUCH + dp(8), font_size="18sp"),
                                    lambda cb=cb: (self.dismiss(), cb())))
         self.add_widget(box)

@@ -96,8 +96,12 @@ def _script(app, outdir, report):
                [1, 1, 1, 1, 1, 1, 1, 2], [5, 5, 1, 1, 2, 2, 3, 3], "stop"):
         session.decide(ev) if isinstance(ev, str) else session.throw(ev)
     yield 0.2
-    app.camera.throw([6, 2, 3, 3, 1, 5, 4, 2])  # Sarah's throw for 8
-    yield from wait_for(lambda: session.game.decision_due, 15)
+    throw = [6, 2, 3, 3, 1, 5, 4, 2]  # Sarah's throw for 8
+    app.camera.throw(throw)
+    yield from wait_for(lambda: session.game.decision_due or app.sm.current == "correction", 15)
+    if app.sm.current == "correction":  # the reader was unsure: correct it as players would
+        app.correction_screen.values = list(throw)
+        app.confirm_correction(list(throw))
     yield 0.6
     report["files"].append(shot(Window, outdir, "decision"))
     app.game_screen.continue_btn.dispatch("on_release")
@@ -105,6 +109,7 @@ def _script(app, outdir, report):
     report["files"].append(shot(Window, outdir, "game"))
     app.camera.throw([1, 3, 5, 6, 2, 2])  # six dice where seven are due: the reader asks
     yield from wait_for(lambda: app.sm.current == "correction", 15)
+    report["asked"] = app.sm.current == "correction"
     app.correction_screen.select(0)
     yield 0.4
     report["files"].append(shot(Window, outdir, "correction"))

@@ -185,8 +185,8 @@ class RiskMeter(BoxLayout):
 
     def __init__(self, **kw):
         super().__init__(orientation="horizontal", spacing=6, **kw)
-        self.label = Label(text="", font_size="15sp", bold=True, halign="left", valign="middle",
-                           size_hint_x=0.62, shorten=True)
+        self.label = Label(text="", font_size="14sp", bold=True, halign="left", valign="middle",
+                           size_hint_x=0.62)
         self.label.bind(size=lambda w, s: setattr(w, "text_size", s))
         self.bar = Label(text="", font_size="20sp", bold=True, size_hint_x=0.38)
         self.add_widget(self.label)
