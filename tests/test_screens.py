@@ -1,0 +1,107 @@
+"""The app's screens: snapshots at the three screen sizes, and a table of
+players using taps, GPIO buttons (MockFactory) and keys; resume after a kill."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+
+import cv2
+import numpy as np
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+INTERACT = os.path.join(ROOT, "tests", "ui_interact.py")
+ENV = dict(os.environ, SDL_VIDEODRIVER="offscreen", PYTHONPATH=ROOT)
+
+
+def _report(stdout):
+    lines = [line for line in stdout.splitlines() if line.startswith("{")]
+    assert lines, stdout[-2000:]
+    return json.loads(lines[-1])
+
+
+@pytest.mark.parametrize("size,lang", [("800x480", "de"), ("1024x600", "fr"), ("1280x720", "it")])
+def test_snapshot_renders_every_screen(tmp_path, size, lang):
+    out = tmp_path / "shots"
+    p = subprocess.run([sys.executable, "-m", "companion.cli", "snapshot", "--size", size, "--lang", lang, str(out)],
+                       capture_output=True, text=True, env=dict(ENV, KIVY_HOME=str(tmp_path / "kivy")), timeout=300)
+    rep = _report(p.stdout)
+    assert p.returncode == 0 and "error" not in rep, (rep, p.stderr[-3000:])
+    from ui.snapshot import SCREENS
+
+    w, h = (int(v) for v in size.split("x"))
+    pictures = {}
+    for name in SCREENS:
+        img = cv2.imread(str(out / f"{name}.png"))
+        assert img is not None and img.shape[:2] == (h, w), name
+        assert img.std() > 20, f"{name}.png is blank"
+        pictures[name] = img
+    # Every screen is a different picture (no screen left showing the previous one).
+    names = list(pictures)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            assert np.abs(pictures[a].astype(int) - pictures[b].astype(int)).mean() > 3, (a, b)
+    assert rep["asked"], "the throw with a die missing did not open the correction screen"
+
+
+def test_players_at_the_table(tmp_path):
+    p = subprocess.run([sys.executable, INTERACT, "table", str(tmp_path / "data"), str(tmp_path)],
+                       capture_output=True, text=True, env=ENV, timeout=300)
+    rep = _report(p.stdout)
+    assert "error" not in rep, rep
+    # Start screen: language switch, seating order, chosen first roller.
+    assert rep["start_text"] == "Start" and rep["start_text_de"] == "Los geht's"
+    assert rep["players"] == ["Sarah", "Tim", "Maria"] and rep["first"] == 1
+    assert rep["first_label"] == "First roller: Tim"
+    # A decision lights both buttons; the prompt and the meter say what is at stake.
+    assert rep["leds_before"] == [False, False]
+    t = rep["after_throw"]
+    assert t["decision_due"] and t["leds"] == [True, True]
+    assert t["prompt"] == "6 + 4 forms 10!\nTim: stop or continue?"
+    assert t["meter"] == "80 %"  # 7 dice for 9: exact chance 0.7995
+    c = rep["after_continue"]
+    assert c["dice"] == 7 and c["leds"] == [False, False] and "put one die aside" in c["prompt"]
+    # The correction turns a misthrow into a success: Tim goes on instead of Maria.
+    assert rep["before_fix"] == {"player": 2, "misthrow": True}
+    assert rep["wrong_screen"] == "correction" and rep["preview"] == "6 + 3 forms 9!"
+    f = rep["after_fix"]
+    assert f["screen"] == "game" and f["player"] == 1 and f["success"] and f["decision_due"]
+    assert f["values"] == [1, 1, 1, 1, 1, 3, 6]
+    assert rep["after_key_stop"]["player"] == 2
+    # Undo asks first; GPIO CONTINUE confirms, STOP cancels; holding STOP asks; Escape closes.
+    assert rep["undo_question"] == "Undo Tim's stop?" and rep["undo_leds"] == [True, True]
+    u = rep["after_undo"]
+    assert u["events"] == u["was"] - 1 and u["decision_due"] and u["dialog"]
+    assert rep["hold_asks"] and rep["after_cancel"] == {"events": u["events"], "dialog": True}
+    assert rep["key_u_asks"] and rep["escape_closes"]
+    assert [b for b in rep["beeps_so_far"] if b != "ask"][:3] == ["success", "misthrow", "success"]
+    # Settings behind the PIN; a pin clash refused; odds off takes effect at once; PIN stored hashed.
+    assert rep["wrong_pin"]["screen"] != "settings" and "Wrong PIN" in rep["wrong_pin"]["label"]
+    assert rep["settings_screen"] == "settings" and "once" in rep["clash"]
+    assert rep["after_save"] == {"screen": "game", "meter": ""}
+    sf = rep["settings_file"]
+    assert sf["app"]["odds"] is False and "pin_hash" in sf and "2468" not in json.dumps(sf)
+
+
+def test_resume_after_the_app_is_killed(tmp_path):
+    data = tmp_path / "data"
+    p = subprocess.Popen([sys.executable, INTERACT, "hang", str(data), str(tmp_path)], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True, env=ENV)
+    try:
+        line = ""
+        while not line.startswith("{"):
+            line = p.stdout.readline()
+            assert line or p.poll() is None, "the app ended before the game was played"
+        state = json.loads(line)["state"]
+    finally:
+        p.send_signal(signal.SIGKILL)  # a power cut, as far as the app can tell
+        p.wait(timeout=30)
+    assert state["turn"]["dice"] == 7 and state["players"][0]["rows"], state
+    r = subprocess.run([sys.executable, INTERACT, "resume", str(data), str(tmp_path)], capture_output=True, text=True,
+                       env=ENV, timeout=300)
+    rep = _report(r.stdout)
+    assert rep["resume_enabled"] and rep["screen"] == "game"
+    assert rep["state"] == state
+    assert "put one die aside" in rep["prompt"]

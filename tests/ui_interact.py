@@ -1,0 +1,209 @@
+"""Drive the Kivy app offscreen through taps, GPIO presses (MockFactory) and keys
+(run as a subprocess by tests/test_screens.py; one app per process).
+
+Usage: python tests/ui_interact.py SCENARIO DATA_DIR OUT_DIR
+Prints one JSON line with what happened, then exits. Scenarios: ``table``
+(start screen, decisions by tap/GPIO/key, lights, correction, undo, settings,
+language), ``hang`` (start a game, score a throw, print the state, then wait
+to be killed), ``resume`` (resume the unfinished game).
+"""
+
+import json
+import os
+import sys
+import time
+
+os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
+os.environ["KIVY_NO_ARGS"] = "1"
+os.environ.setdefault("KIVY_NO_FILELOG", "1")
+os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+os.environ.setdefault("KIVY_HOME", os.path.join(sys.argv[3], ".kivy"))
+
+from gpiozero.pins.mock import MockFactory  # noqa: E402
+
+from companion.config import DEFAULTS  # noqa: E402
+from ui.app import run_app  # noqa: E402
+from ui.snapshot import drive, wait_for  # noqa: E402
+
+SCENARIO, DATA, OUT = sys.argv[1:4]
+
+
+def press(pin, hold=0.0):
+    pin.drive_low()
+    if hold:
+        time.sleep(hold)
+    pin.drive_high()
+
+
+def throw(app, values):
+    """Put ``values`` on the mock camera and wait until the app scored them
+    (correcting the read to the truth if the reader asked)."""
+    g = app.session.game
+    n = len(g.events)
+    app.camera.throw(values)
+    yield from wait_for(lambda: len(g.events) > n or app.sm.current == "correction", 15)
+    if app.sm.current == "correction" and len(g.events) == n:
+        app.correction_screen.values = list(values)
+        app.correction_screen.confirm()
+        yield 0.2
+
+
+def key(window, name, code):
+    window.dispatch("on_key_down", code, 0, name, [])
+
+
+def table(app, rep, Window):
+    f = app.cfg  # noqa: F841
+    s = app.start_screen
+    rep["start_text"] = s.start_btn.text
+    # Language: German on the start screen.
+    s.lang_buttons["de"].dispatch("on_release")
+    yield 0.2
+    s = app.start_screen  # rebuilt in German
+    rep["start_text_de"] = s.start_btn.text
+    s.lang_buttons["en"].dispatch("on_release")
+    yield 0.2
+    s = app.start_screen
+    for t, n in zip(s.inputs, ["Tim", "Sarah", "Maria", ""]):
+        t.text = n
+    s.up_buttons[1].dispatch("on_release")  # Sarah moves before Tim
+    s.first_buttons[1].state = "down"  # Tim (now second) starts
+    yield 0.1
+    rep["first_label"] = s.first_label.text
+    s.start_btn.dispatch("on_release")
+    yield 0.3
+    g = app.session.game
+    rep["players"], rep["first"] = list(g.players), g.current_player
+    f = app.cfg["_factory"]
+    stop_led, cont_led = f.pin(app.cfg["gpio"]["stop_led"]), f.pin(app.cfg["gpio"]["continue_led"])
+    rep["leds_before"] = [stop_led.state, cont_led.state]
+    # Tim throws a 10 (6+4): decision due, both lights on.
+    yield from throw(app, [6, 4, 2, 2, 3, 3, 1, 1])
+    yield 0.2
+    rep["after_throw"] = {"decision_due": g.decision_due, "leds": [stop_led.state, cont_led.state],
+                          "prompt": app.game_screen.prompt.text, "meter": app.game_screen.meter.bar.text}
+    # CONTINUE by GPIO: set a die aside, 7 dice for 9.
+    press(app.buttons.continue_.pin)
+    yield 0.3
+    rep["after_continue"] = {"dice": g.dice_to_throw, "prompt": app.game_screen.prompt.text,
+                             "leds": [stop_led.state, cont_led.state]}
+    # A misthrow for 9 ... that was really a 9: tap Wrong? and fix one die.
+    yield from throw(app, [6, 2, 1, 1, 1, 1, 1])
+    rep["before_fix"] = {"player": g.current_player, "misthrow": g.last_result.misthrow}
+    app.game_screen.wrong_btn.dispatch("on_release")
+    yield 0.3
+    rep["wrong_screen"] = app.sm.current
+    cs = app.correction_screen
+    k = cs.values.index(2)
+    cs.select(k)
+    cs.value_buttons[3 - 1].dispatch("on_release")  # the 2 was a 3
+    yield 0.1
+    rep["preview"] = cs.preview.text
+    cs.confirm_btn.dispatch("on_release")
+    yield 0.3
+    rep["after_fix"] = {"screen": app.sm.current, "player": g.current_player, "success": g.last_result.success,
+                        "values": sorted(g.last_result.values), "decision_due": g.decision_due}
+    # STOP by keyboard.
+    key(Window, "s", 115)
+    yield 0.3
+    rep["after_key_stop"] = {"player": g.current_player, "events": len(g.events)}
+    # Undo by the screen button: asked first; GPIO CONTINUE confirms.
+    n = len(g.events)
+    app.game_screen.undo_btn.dispatch("on_release")
+    yield 0.3
+    rep["undo_question"] = getattr(app.dialog, "question", None) and app.dialog.question.text
+    rep["undo_leds"] = [stop_led.state, cont_led.state]
+    press(app.buttons.continue_.pin)
+    yield 0.3
+    rep["after_undo"] = {"events": len(g.events), "was": n, "decision_due": g.decision_due, "dialog": app.dialog is None}
+    # Hold STOP: asks for undo; a short STOP press then cancels.
+    press(app.buttons.stop.pin, hold=0.6)
+    yield 0.3
+    rep["hold_asks"] = app.dialog is not None
+    press(app.buttons.stop.pin)
+    yield 0.3
+    rep["after_cancel"] = {"events": len(g.events), "dialog": app.dialog is None}
+    # Key U asks, Escape closes.
+    key(Window, "u", 117)
+    yield 0.2
+    rep["key_u_asks"] = app.dialog is not None
+    key(Window, "escape", 27)
+    yield 0.3
+    rep["escape_closes"] = app.dialog is None
+    rep["beeps_so_far"] = list(app.beeper.played)
+    # Settings: a wrong PIN is refused, the right one opens; odds off and a new PIN saved.
+    app.game_screen.menu_btn.dispatch("on_release")
+    yield 0.2
+    app.dialog.dismiss(animation=False)
+    yield 0.1
+    app.open_settings()
+    yield 0.2
+    pad = app.dialog
+    for c in "9999":
+        pad.keys[c].dispatch("on_release")
+    pad.keys["OK"].dispatch("on_release")
+    yield 0.2
+    rep["wrong_pin"] = {"screen": app.sm.current, "label": pad.label.text}
+    for c in "1234":
+        pad.keys[c].dispatch("on_release")
+    pad.keys["OK"].dispatch("on_release")
+    yield 0.3
+    rep["settings_screen"] = app.sm.current
+    st = app.sm.get_screen("settings")
+    st.fields["odds"].state = "normal"
+    st.fields["pin"].text = "2468"
+    st.fields["stop_pin"].text = "6"  # clashes with CONTINUE: refused
+    st.save()
+    rep["clash"] = st.error.text
+    st.fields["stop_pin"].text = "5"
+    st.save()
+    yield 0.3
+    rep["after_save"] = {"screen": app.sm.current, "meter": app.game_screen.meter.bar.text}
+    rep["settings_file"] = json.load(open(os.path.join(DATA, "settings.json")))
+    rep["beeps"] = list(app.beeper.played) if app.beeper else None
+    yield 0.1
+
+
+def hang(app, rep, Window):
+    s = app.start_screen
+    for t, n in zip(s.inputs, ["Sarah", "Tim", "", ""]):
+        t.text = n
+    s.first_buttons[0].state = "down"
+    s.start_btn.dispatch("on_release")
+    yield 0.3
+    yield from throw(app, [6, 4, 1, 1, 2, 2, 3, 3])
+    app.action("continue")
+    yield 0.2
+    print(json.dumps({"state": app.session.game.to_dict()}), flush=True)
+    while True:
+        yield 1.0  # until killed
+
+
+def resume(app, rep, Window):
+    rep["resume_enabled"] = not app.start_screen.resume_btn.disabled
+    app.start_screen.resume_btn.dispatch("on_release")
+    yield 0.3
+    rep["screen"] = app.sm.current
+    rep["state"] = app.session.game.to_dict()
+    rep["prompt"] = app.game_screen.prompt.text
+
+
+def main():
+    cfg = json.loads(json.dumps(DEFAULTS))
+    cfg["app"]["data_dir"] = DATA
+    cfg["camera"].update(source="mock", seed=11)
+    cfg["gpio"]["hold_undo"] = 0.4
+    factory = MockFactory()
+    cfg["_pin_factory"] = factory
+    rep = {}
+
+    def driver(app):
+        app.cfg["_factory"] = factory
+        drive(app, globals()[SCENARIO](app, rep, __import__("kivy.core.window", fromlist=["Window"]).Window), rep)
+
+    run_app(cfg, driver=driver)
+    print(json.dumps(rep))
+
+
+if __name__ == "__main__":
+    main()
