@@ -1,0 +1,55 @@
+"""The kiosk install: the systemd unit and the config it writes (dry run)."""
+
+import configparser
+import os
+import shutil
+import subprocess
+
+from companion.config import load_config
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _dry_run(*args):
+    p = subprocess.run(["bash", os.path.join(ROOT, "systemd", "install"), "--dry-run", *args],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    parts = p.stdout.split("### ")[1:]
+    return {part.split("\n", 1)[0]: part.split("\n", 1)[1] for part in parts}
+
+
+def test_unit_starts_the_app_and_restarts_it(tmp_path):
+    files = _dry_run("--user", "pi", "--pin", "4711")
+    unit_text = files["/etc/systemd/system/dice-companion.service"]
+    assert not any(p in unit_text for p in ("@USER@", "@ROOT@", "@CONFIG@"))  # every placeholder filled
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.optionxform = str
+    unit.read_string(unit_text)
+    svc = unit["Service"]
+    assert svc["ExecStart"] == f"{ROOT}/.venv/bin/companion kiosk --config /etc/dice-companion/config.toml"
+    assert svc["Restart"] == "always" and svc["User"] == "pi"
+    assert unit["Install"]["WantedBy"] == "multi-user.target"
+    if shutil.which("systemd-analyze"):
+        path = tmp_path / "dice-companion.service"
+        path.write_text(unit_text)
+        p = subprocess.run(["systemd-analyze", "verify", str(path)], capture_output=True, text=True, timeout=60)
+        # Only complaints about this host (no user pi, no /etc config, no venv here) are acceptable.
+        bad = [line for line in p.stderr.splitlines()
+               if "dice-companion.service" in line and "Failed to" not in line and "not found" not in line.lower()
+               and "No such file" not in line and "is not executable" not in line and "user" not in line.lower()]
+        assert not bad, p.stderr
+
+
+def test_kiosk_config_is_valid_and_full_screen(tmp_path):
+    files = _dry_run("--pin", "4711")
+    path = tmp_path / "config.toml"
+    path.write_text(files["/etc/dice-companion/config.toml"])
+    cfg = load_config(str(path))
+    assert cfg["app"]["fullscreen"] and cfg["app"]["keyboard"] == "onscreen" and cfg["app"]["pin"] == "4711"
+    assert cfg["app"]["data_dir"] == "/var/lib/dice-companion"
+
+
+def test_bad_pin_is_refused():
+    p = subprocess.run(["bash", os.path.join(ROOT, "systemd", "install"), "--dry-run", "--pin", "12ab"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and "4-8 digits" in p.stderr
