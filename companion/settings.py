@@ -25,7 +25,7 @@ import os
 import secrets
 import tempfile
 
-from .config import ConfigError, merge
+from .config import DEFAULTS, ConfigError, merge
 
 __all__ = ["SETTINGS_FILE", "SettingsError", "load_settings", "save_settings", "apply_settings",
            "hash_pin", "check_pin"]
@@ -54,12 +54,7 @@ def load_settings(data_dir: str) -> dict:
         raise SettingsError(f"{path}: cannot be read: {e}") from None
     if not isinstance(data, dict):
         raise SettingsError(f"{path}: must hold a JSON object")
-    try:
-        from .config import DEFAULTS
-
-        merge(copy.deepcopy(DEFAULTS), {k: v for k, v in data.items() if k != "pin_hash"}, path)
-    except ConfigError as e:
-        raise SettingsError(str(e)) from None
+    apply_settings(DEFAULTS, data, source=path)  # raises SettingsError for what the config refuses
     return data
 
 
@@ -80,12 +75,12 @@ def save_settings(data_dir: str, settings: dict) -> None:
         raise
 
 
-def apply_settings(cfg: dict, settings: dict) -> dict:
+def apply_settings(cfg: dict, settings: dict, *, source: str = SETTINGS_FILE) -> dict:
     """A copy of ``cfg`` with ``settings`` laid over it (``pin_hash`` kept at the top level).
-    Raises :class:`SettingsError` for keys or values the config does not accept."""
+    Raises :class:`SettingsError` (naming ``source``) for keys or values the config does not accept."""
     out = {k: (copy.deepcopy(v) if isinstance(v, dict) else v) for k, v in cfg.items()}
     try:
-        merge(out, {k: v for k, v in settings.items() if k != "pin_hash"}, SETTINGS_FILE)
+        merge(out, {k: v for k, v in settings.items() if k != "pin_hash"}, source)
     except ConfigError as e:
         raise SettingsError(str(e)) from None
     if "pin_hash" in settings:

@@ -199,8 +199,8 @@ def test_correction_changes_the_outcome_and_the_record(tmp_path):
     assert saved.game.to_dict() == s.game.to_dict()
     labels = json.loads((tmp_path / "rec" / "labels.json").read_text())
     assert [sorted(e["values"]) for e in labels] == [[1, 1, 1, 1, 1, 1, 4, 6]]
+    s.decide("stop")
     with pytest.raises(NothingToUndo):  # only a throw can be corrected
-        s.decide("stop")
         s.correct([6, 4, 1, 1, 1, 1, 1, 1])
 
 
@@ -235,10 +235,10 @@ def test_every_language_is_complete_and_compiled():
             else:
                 assert m.string, (lang, m.id)
                 assert mo.gettext(m.id) == m.string, f"{lang}: .mo is older than .po for {m.id!r}; run scripts/i18n"
-            # the same placeholders in every language
+            # no placeholder the English text lacks
             src = m.id if isinstance(m.id, str) else m.id[1]
             dst = m.string if isinstance(m.string, str) else m.string[1]
-            assert set(_fields(src)) == set(_fields(dst)) or not _fields(dst) - _fields(src), (lang, src, dst)
+            assert _fields(dst) <= _fields(src), (lang, src, dst)
 
 
 def _fields(text):

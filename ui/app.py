@@ -158,7 +158,7 @@ def _make_app(cfg, driver):
             self.sm = ScreenManager(transition=NoTransition())
             self._build_screens()
             Window.bind(on_key_down=self._on_key)
-            if self.sm.has_screen("start") and Window.softinput_mode == "":
+            if Window.softinput_mode == "":
                 Window.softinput_mode = "below_target"  # the docked keyboard never covers the field
             from companion.watch import ThrowWatcher
 
@@ -365,7 +365,7 @@ def _make_app(cfg, driver):
             if name == "escape" and isinstance(self.dialog, S.UndoDialog):
                 self.dialog.dismiss()
                 return True
-            if self.sm.current == "start" or (self.sm.current == "settings"):
+            if self.sm.current in ("start", "settings"):
                 return False  # typing names or settings
             action = key_to_action(name)
             if action is None:

@@ -422,7 +422,7 @@ class EndScreen(Screen):
         else:
             how = ngettext("{name} is the last player left after {turns} turn.",
                            "{name} is the last player left after {turns} turns.", n)
-        self.detail.text = how.format(name=game.winner, turns=game.turn_number)
+        self.detail.text = how.format(name=game.winner, turns=n)
         self.table.clear_widgets()
         heads = (_("Player"), _("Turns"), _("Marks"), _("Misthrows"), _("Rows struck"), _("Best turn"))
         for h in heads:
