@@ -29,7 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from companion.config import DEFAULTS  # noqa: E402
 from ui.app import run_app  # noqa: E402
-from ui.snapshot import drive, wait_for  # noqa: E402
+from ui.snapshot import drive, enter_players, wait_for  # noqa: E402
 
 PRESSES = 30
 FPS_SECONDS = 6.0
@@ -45,11 +45,8 @@ def script(app, rep):
     # The Pi camera's working size (issue 3): 1640×1232 frames, dice twice as large as the default mock.
     app.camera.style = RenderStyle(size=(1640, 1232), die_size=112.0)
     app.camera.throw([6, 4, 1, 1, 2, 2, 3, 3])
-    s = app.start_screen
-    for t, n in zip(s.inputs, ["Sarah", "Tim", "Maria", ""]):
-        t.text = n
-    s.first_buttons[0].state = "down"
-    s.start_btn.dispatch("on_release")
+    enter_players(app.start_screen, ["Sarah", "Tim", "Maria"], first=0)
+    app.start_screen.start_btn.dispatch("on_release")
     yield 0.5
     session, g = app.session, app.session.game
     session.throw([6, 4, 1, 1, 2, 2, 3, 3])

@@ -18,6 +18,7 @@ from gpiozero.pins.mock import MockFactory  # noqa: E402
 
 from companion.config import DEFAULTS  # noqa: E402
 from ui.app import run_app  # noqa: E402
+from ui.snapshot import drive, enter_players  # noqa: E402
 
 
 def main():
@@ -30,24 +31,9 @@ def main():
     report = {"throws": [], "screens": [], "presses": []}
 
     def driver(app):
-        from kivy.clock import Clock
         from kivy.core.window import Window
 
-        steps = iter(script(app, report, Window))
-
-        def tick(dt):
-            try:
-                wait = next(steps)
-            except StopIteration:
-                app.stop()
-                return
-            except Exception as e:  # report and stop rather than hang
-                report["error"] = f"{type(e).__name__}: {e}"
-                app.stop()
-                return
-            Clock.schedule_once(tick, wait or 0.05)
-
-        Clock.schedule_once(tick, 0.1)
+        drive(app, script(app, report, Window), report)
 
     run_app(cfg, driver=driver, size=size)
     print(json.dumps(report))
@@ -63,9 +49,7 @@ def script(app, report, Window):
         report["resumed"] = app.session.game.to_dict()
         report["screens"].append(app.sm.current)
         return
-    names = ["Sarah", "Tim", "Maria"]
-    for t, n in zip(app.start_screen.inputs, names + [""]):
-        t.text = n
+    enter_players(app.start_screen, ["Sarah", "Tim", "Maria"])
     app.start_screen.start_btn.dispatch("on_release")
     yield 0.3
     report["screens"].append(app.sm.current)

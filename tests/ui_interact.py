@@ -23,7 +23,7 @@ from gpiozero.pins.mock import MockFactory  # noqa: E402
 
 from companion.config import DEFAULTS  # noqa: E402
 from ui.app import run_app  # noqa: E402
-from ui.snapshot import drive, wait_for  # noqa: E402
+from ui.snapshot import drive, enter_players, wait_for  # noqa: E402
 
 SCENARIO, DATA, OUT = sys.argv[1:4]
 
@@ -53,7 +53,6 @@ def key(window, name, code):
 
 
 def table(app, rep, Window):
-    f = app.cfg  # noqa: F841
     s = app.start_screen
     rep["start_text"] = s.start_btn.text
     # Language: German on the start screen.
@@ -64,8 +63,7 @@ def table(app, rep, Window):
     s.lang_buttons["en"].dispatch("on_release")
     yield 0.2
     s = app.start_screen
-    for t, n in zip(s.inputs, ["Tim", "Sarah", "Maria", ""]):
-        t.text = n
+    enter_players(s, ["Tim", "Sarah", "Maria"])
     s.up_buttons[1].dispatch("on_release")  # Sarah moves before Tim
     s.first_buttons[1].state = "down"  # Tim (now second) starts
     yield 0.1
@@ -165,11 +163,8 @@ def table(app, rep, Window):
 
 
 def hang(app, rep, Window):
-    s = app.start_screen
-    for t, n in zip(s.inputs, ["Sarah", "Tim", "", ""]):
-        t.text = n
-    s.first_buttons[0].state = "down"
-    s.start_btn.dispatch("on_release")
+    enter_players(app.start_screen, ["Sarah", "Tim"], first=0)
+    app.start_screen.start_btn.dispatch("on_release")
     yield 0.3
     yield from throw(app, [6, 4, 1, 1, 2, 2, 3, 3])
     app.action("continue")

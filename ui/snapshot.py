@@ -22,7 +22,7 @@ import os
 import sys
 import tempfile
 
-__all__ = ["snapshot", "drive", "SCREENS", "winning_values"]
+__all__ = ["snapshot", "drive", "enter_players", "wait_for", "SCREENS", "winning_values"]
 
 #: The PNG files written, in order.
 SCREENS = ("start", "decision", "game", "correction", "undo", "pin", "settings", "end")
@@ -32,6 +32,15 @@ def winning_values(target: int, n: int) -> list[int]:
     """``n`` dice values (1-6) that form ``target`` (10…1; two dice for 10-7)."""
     vals = [6, target - 6] if target >= 7 else [target]
     return vals + [1 if target != 1 else 2] * (n - len(vals))
+
+
+def enter_players(start, names, *, first: int | None = None) -> None:
+    """Type ``names`` (seating order) into start screen ``start``'s four fields,
+    blanking the rest, and press "Starts" of seat ``first`` (None: no choice)."""
+    for i, t in enumerate(start.inputs):
+        t.text = names[i] if i < len(names) else ""
+    if first is not None:
+        start.first_buttons[first].state = "down"
 
 
 def drive(app, steps, report: dict) -> None:
@@ -81,9 +90,7 @@ def _script(app, outdir, report):
     from kivy.core.window import Window
 
     s = app.start_screen
-    for t, n in zip(s.inputs, ["Sarah", "Tim", "Maria", ""]):
-        t.text = n
-    s.first_buttons[0].state = "down"
+    enter_players(s, ["Sarah", "Tim", "Maria"], first=0)
     s.refresh_recent()
     s.refresh_first()
     yield 0.3
