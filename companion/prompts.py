@@ -29,7 +29,7 @@ from __future__ import annotations
 from .durchmarsch import MIN_DICE, DecisionEvent, Durchmarsch, Throw, ThrowResult, uses_pair
 from .i18n import _
 
-__all__ = ["prompt", "throw_text", "result_text", "ask_text", "undo_text", "must_set_aside"]
+__all__ = ["prompt", "throw_text", "outcome_text", "result_text", "ask_text", "undo_text", "must_set_aside"]
 
 
 def must_set_aside(game: Durchmarsch) -> bool:
@@ -67,13 +67,22 @@ def prompt(game: Durchmarsch) -> str:
     return throw_text(name, n, t)
 
 
+def outcome_text(values, formed, target: int) -> str:
+    """"6 + 4 forms 10!" for the dice at indices ``formed`` of ``values`` (the
+    larger first, as the rulebook writes them), or "Misthrow: no 10." when
+    ``formed`` is empty."""
+    if formed:
+        dice = " + ".join(str(v) for v in sorted((values[i] for i in formed), reverse=True))
+        return _("{dice} forms {target}!").format(dice=dice, target=target)
+    return _("Misthrow: no {target}.").format(target=target)
+
+
 def result_text(result: ThrowResult, players: tuple[str, ...] | None = None) -> str:
     """The words for a scored throw: "6 + 4 forms 10!" or "Misthrow: no 4." with
     "Row struck out." and "Tim is out of the game." when those happened."""
+    text = outcome_text(result.values, result.formed_by, result.target)
     if result.success:
-        dice = " + ".join(str(result.values[i]) for i in result.formed_by)
-        return _("{dice} forms {target}!").format(dice=dice, target=result.target)
-    text = _("Misthrow: no {target}.").format(target=result.target)
+        return text
     if result.row_struck:
         text += " " + _("Row struck out.")
     if result.eliminated and players is not None:

@@ -27,7 +27,7 @@ from kivy.uix.widget import Widget
 from companion.durchmarsch import form_target
 from companion.i18n import LANGUAGES, _, ngettext
 from companion.odds import chance
-from companion.prompts import prompt
+from companion.prompts import outcome_text, prompt
 from companion.stats import game_stats
 
 from .widgets import SYMBOL_FONT, CameraView, DieButton, RiskMeter, SheetView
@@ -360,12 +360,7 @@ class CorrectionScreen(Screen):
             return
         self.confirm_btn.disabled = False
         target = game.target if self.mode == "ask" else game.last_result.target
-        formed = form_target(self.values, target)
-        if formed:
-            self.preview.text = _("{dice} forms {target}!").format(
-                dice=" + ".join(str(self.values[i]) for i in formed), target=target)
-        else:
-            self.preview.text = _("Misthrow: no {target}.").format(target=target)
+        self.preview.text = outcome_text(self.values, form_target(self.values, target), target)
 
     def select(self, i: int):
         self.selected = None if self.selected == i else i
