@@ -219,7 +219,7 @@ def _calibrate(args) -> int:
     fix the Pi camera's exposure and white balance, and write
     ``<data_dir>/calibration.json``. Exit 2 on a config, camera or calibration error."""
     from hardware.camera import CameraError, open_camera
-    from vision.calibrate import CalibrationError, area_from_corners, find_tray, measure_dice, save_area
+    from vision.calibrate import CalibrationError, calibrate, store_calibration
     from vision.reader import UnreadableImage, load_image
 
     from .config import ConfigError, load_config
@@ -237,21 +237,14 @@ def _calibrate(args) -> int:
             finally:
                 cam.close()
         size = (frame.shape[1], frame.shape[0])
+        corners = None
         if args.corners:
-            pts = [tuple(float(v) for v in p.split(",")) for p in args.corners.split(";") if p.strip()]
-            area = area_from_corners(pts, size)
-        else:
-            area = find_tray(frame)
-        try:
-            area = measure_dice(frame, area)
-        except CalibrationError as e:
-            print(f"warning: {e}; the dice size will be estimated from each throw", file=sys.stderr)
-        path = os.path.join(cfg["app"]["data_dir"], "calibration.json")
-        save_area(area, path)
-        if controls:
-            with open(os.path.join(cfg["app"]["data_dir"], "camera_controls.json"), "w") as f:
-                json.dump(controls, f)
-    except (ConfigError, CameraError, CalibrationError, UnreadableImage, ValueError) as e:
+            corners = [tuple(float(v) for v in p.split(",")) for p in args.corners.split(";") if p.strip()]
+        area, warning = calibrate(frame, corners)
+        if warning:
+            print(f"warning: {warning}", file=sys.stderr)
+        path = store_calibration(cfg["app"]["data_dir"], area, controls)
+    except (ConfigError, CameraError, CalibrationError, UnreadableImage, ValueError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     die = f"{area.die_size:.0f} px" if area.die_size else "not measured"

@@ -15,10 +15,12 @@ from hardware.render import PlacedDie, RenderStyle, TrayScene
 from vision.calibrate import (
     CalibrationError,
     area_from_corners,
+    calibrate,
     find_tray,
     load_area,
     measure_dice,
     save_area,
+    store_calibration,
 )
 from vision.reader import read_throw
 from vision.rest import RestConfig, RestDetector
@@ -194,6 +196,27 @@ def test_corners_touched_make_an_area_and_dice_outside_are_ignored():
     with pytest.raises(CalibrationError, match="too small"):
         area_from_corners([(0, 0), (10, 0), (10, 10)], (820, 616))
     assert area.scaled((1640, 1232)).polygon[0][0] == pytest.approx(2 * area.polygon[0][0])
+
+
+def test_calibrate_with_and_without_dice_and_store_it(tmp_path):
+    scene = TrayScene(seed=5, style=STYLE)
+    x0, y0, x1, y1 = scene.tray
+    corners = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+    area, warning = calibrate(scene.frame(scene.place([1, 4, 6])), corners)
+    assert warning is None and 0.9 * STYLE.die_size < area.die_size < 1.25 * STYLE.die_size
+    assert area.contains(((x0 + x1) / 2, (y0 + y1) / 2)) and not area.contains((x0 - 20, y0))
+    empty, warning = calibrate(scene.frame([]))  # the tray found; no dice to measure
+    assert empty.die_size is None and "estimated from each throw" in warning
+    with pytest.raises(CalibrationError):
+        calibrate(np.zeros((10, 10), np.uint8))
+    controls = {"AeEnable": False, "ExposureTime": 8000}
+    path = store_calibration(str(tmp_path / "data"), area, controls)
+    back = load_area(path)
+    assert back.die_size == pytest.approx(area.die_size, abs=0.1)
+    assert [list(p) for p in back.polygon] == area.to_dict()["polygon"]
+    assert json.load(open(tmp_path / "data" / "camera_controls.json")) == controls
+    store_calibration(str(tmp_path / "other"), area, {})  # a camera without controls: no controls file
+    assert not (tmp_path / "other" / "camera_controls.json").exists()
 
 
 def test_pi_camera_locks_exposure_and_white_balance():

@@ -26,7 +26,13 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["TrayArea", "CalibrationError", "find_tray", "area_from_corners", "measure_dice", "save_area", "load_area"]
+__all__ = ["TrayArea", "CalibrationError", "find_tray", "area_from_corners", "measure_dice", "save_area", "load_area",
+           "calibrate", "store_calibration", "CALIBRATION_FILE", "CONTROLS_FILE"]
+
+#: The stored area's file name in the data folder.
+CALIBRATION_FILE = "calibration.json"
+#: The camera controls fixed at calibration (Pi camera), in the data folder.
+CONTROLS_FILE = "camera_controls.json"
 
 
 class CalibrationError(ValueError):
@@ -158,13 +164,49 @@ def measure_dice(image: np.ndarray, area: TrayArea) -> TrayArea:
     return TrayArea(area.polygon, area.frame_size, float(np.median(sizes)))
 
 
+def calibrate(image: np.ndarray, corners=None) -> tuple[TrayArea, str | None]:
+    """The whole calibration from one frame: the tray (found, or from the
+    ``corners`` touched, ``(x, y)`` pixels) and the size of the dice lying in it.
+
+    ``image``: ``H×W×3 uint8 BGR``. Returns ``(area, warning)``: ``warning`` is
+    None when the dice were measured, else why not (the area is still good;
+    the reader then estimates the die size from each throw). Raises
+    :class:`CalibrationError` when no tray is found or the corners make no area.
+    """
+    if not isinstance(image, np.ndarray) or image.ndim != 3 or image.dtype != np.uint8:
+        raise CalibrationError("calibration needs an H×W×3 uint8 BGR frame")
+    size = (image.shape[1], image.shape[0])
+    area = area_from_corners(corners, size) if corners is not None else find_tray(image)
+    try:
+        return measure_dice(image, area), None
+    except CalibrationError as e:
+        return area, f"{e}; the dice size will be estimated from each throw"
+
+
+def store_calibration(data_dir: str, area: TrayArea, controls: dict | None = None) -> str:
+    """Keep a calibration for the app: ``area`` in ``<data_dir>/calibration.json``
+    and the camera ``controls`` fixed at calibration (exposure, white balance;
+    ``{}``/None: the camera has none) in ``<data_dir>/camera_controls.json``,
+    each written atomically. Returns the area file's path; raises ``OSError``
+    when the folder cannot be written."""
+    path = os.path.join(data_dir, CALIBRATION_FILE)
+    save_area(area, path)
+    if controls:
+        _write_json(os.path.join(data_dir, CONTROLS_FILE), dict(controls))
+    return path
+
+
 def save_area(area: TrayArea, path: str) -> None:
     """Write the area as JSON, atomically (a power cut leaves the old file or the new one)."""
+    _write_json(path, area.to_dict())
+
+
+def _write_json(path: str, data) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
     with os.fdopen(fd, "w") as f:
-        json.dump(area.to_dict(), f, indent=1)
+        json.dump(data, f, indent=1)
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
