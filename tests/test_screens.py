@@ -80,6 +80,16 @@ def test_players_at_the_table(tmp_path):
     # Settings behind the PIN; a pin clash refused; odds off takes effect at once; PIN stored hashed.
     assert rep["wrong_pin"]["screen"] != "settings" and "Wrong PIN" in rep["wrong_pin"]["label"]
     assert rep["settings_screen"] == "settings" and "once" in rep["clash"]
+    # The tray's corners touched on the still picture; fewer than three cannot be saved.
+    assert rep["calib_two"] == {"corners": 2, "save_disabled": True, "status": "2 corners touched"}
+    assert rep["calib_four"]["save_disabled"] is False
+    assert rep["calib_four"]["corners"] == [[0.1, 0.1], [0.6, 0.1], [0.6, 0.9], [0.1, 0.9]]
+    cs = rep["calib_saved"]
+    assert cs["screen"] == "settings" and cs["said"].startswith("Tray saved")
+    w, h = cs["frame_size"]
+    xs = sorted(x for x, _ in cs["file"]["polygon"])
+    assert cs["file"]["frame_size"] == [w, h] and abs(xs[0] - 0.1 * w) < 2 and abs(xs[-1] - 0.6 * w) < 2
+    assert cs["inside"] == [True, False] and cs["watcher_same_area"]
     assert rep["after_save"] == {"screen": "game", "meter": ""}
     sf = rep["settings_file"]
     assert sf["app"]["odds"] is False and "pin_hash" in sf and "2468" not in json.dumps(sf)

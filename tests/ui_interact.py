@@ -23,7 +23,7 @@ from gpiozero.pins.mock import MockFactory  # noqa: E402
 
 from companion.config import DEFAULTS  # noqa: E402
 from ui.app import run_app  # noqa: E402
-from ui.snapshot import drive, enter_players, wait_for  # noqa: E402
+from ui.snapshot import drive, enter_players, touch_picture, wait_for  # noqa: E402
 
 SCENARIO, DATA, OUT = sys.argv[1:4]
 
@@ -148,6 +148,31 @@ def table(app, rep, Window):
     yield 0.3
     rep["settings_screen"] = app.sm.current
     st = app.sm.get_screen("settings")
+    # The rolling area: touch the tray's corners on a still picture; Save stores it and the reader uses it.
+    app.open_calibration()
+    yield 0.3
+    cal = app.calibration_screen
+    frame_size = (cal.picker.frame.shape[1], cal.picker.frame.shape[0])
+    cal.picker.set_corners(())
+    for fx, fy in ((0.1, 0.1), (0.6, 0.1)):
+        touch_picture(cal.picker, fx, fy)
+    touch_picture(cal.picker, 1.2, 0.5)  # beside the picture: no corner
+    rep["calib_two"] = {"corners": len(cal.picker.corners), "save_disabled": cal.save_btn.disabled,
+                        "status": cal.status.text}
+    for fx, fy in ((0.6, 0.9), (0.1, 0.9)):
+        touch_picture(cal.picker, fx, fy)
+    rep["calib_four"] = {"corners": [[round(x / frame_size[0], 2), round(y / frame_size[1], 2)]
+                                     for x, y in cal.picker.corners], "save_disabled": cal.save_btn.disabled}
+    cal.save_btn.dispatch("on_release")
+    yield 0.3
+    area = app.session.area
+    rep["calib_saved"] = {
+        "screen": app.sm.current, "said": st.error.text,
+        "file": json.load(open(os.path.join(DATA, "calibration.json"))),
+        "inside": [area.contains((fx * frame_size[0], fy * frame_size[1])) for fx, fy in ((0.3, 0.5), (0.8, 0.5))],
+        "watcher_same_area": app.watcher.detector._area.tolist() == [list(p) for p in area.polygon],
+        "frame_size": list(frame_size),
+    }
     st.fields["odds"].state = "normal"
     st.fields["pin"].text = "2468"
     st.fields["stop_pin"].text = "6"  # clashes with CONTINUE: refused

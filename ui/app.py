@@ -200,9 +200,11 @@ def _make_app(cfg, driver):
 
         # -- setup ----------------------------------------------------------
         def _open_camera(self):
+            from vision.calibrate import CONTROLS_FILE
+
             cam_cfg = dict(self.cfg["camera"])
             try:  # exposure and white balance fixed at calibration (Pi camera)
-                with open(os.path.join(self.cfg["app"]["data_dir"], "camera_controls.json")) as f:
+                with open(os.path.join(self.cfg["app"]["data_dir"], CONTROLS_FILE)) as f:
                     cam_cfg["controls"] = json.load(f)
             except (OSError, ValueError):
                 pass
@@ -216,10 +218,10 @@ def _make_app(cfg, driver):
 
         @staticmethod
         def _load_area(data_dir):
-            from vision.calibrate import CalibrationError, load_area
+            from vision.calibrate import CALIBRATION_FILE, CalibrationError, load_area
 
             try:
-                return load_area(os.path.join(data_dir, "calibration.json"))
+                return load_area(os.path.join(data_dir, CALIBRATION_FILE))
             except CalibrationError as e:  # keep playing on the whole picture; say so in the log
                 log.warning("%s: reading the whole picture until the tray is calibrated again", e)
                 return None
@@ -230,9 +232,11 @@ def _make_app(cfg, driver):
 
             try:
                 rec = ThrowRecorder(os.path.join(data_dir, "recorded"))
-                calib = os.path.join(data_dir, "calibration.json")
+                from vision.calibrate import CALIBRATION_FILE
+
+                calib = os.path.join(data_dir, CALIBRATION_FILE)
                 if os.path.exists(calib):  # eval-vision reads the recorded frames in the same area
-                    shutil.copyfile(calib, os.path.join(rec.folder, "calibration.json"))
+                    shutil.copyfile(calib, os.path.join(rec.folder, CALIBRATION_FILE))
                 return rec
             except (RecordingError, OSError) as e:
                 log.warning("not recording throws: %s", e)
@@ -575,6 +579,64 @@ def _make_app(cfg, driver):
                 self._build_screens(self.start_screen.names())
             self.close_settings()
             return None
+
+        # -- calibration ----------------------------------------------------------
+        def open_calibration(self):
+            """Show a still of the tray (the latest frame) for touching its corners."""
+            frame = self.worker.latest if self.worker.latest is not None else self.camera.read()
+            if frame is None:
+                if self.sm.has_screen("settings"):
+                    self.sm.get_screen("settings").error.text = i18n._("No picture from the camera.")
+                return
+            area = self.session.area
+            corners = ()
+            if area is not None:
+                corners = area.scaled((frame.shape[1], frame.shape[0])).polygon
+            if not self.sm.has_screen("calibrate"):
+                self.sm.add_widget(S.CalibrationScreen(self))
+            self.calibration_screen = self.sm.get_screen("calibrate")
+            self.calibration_screen.open(frame, corners)
+            self.sm.current = "calibrate"
+
+        def close_calibration(self):
+            self.sm.current = "settings" if self.sm.has_screen("settings") else "start"
+
+        def save_calibration(self, frame, corners) -> str:
+            """Calibrate on ``frame`` (``H×W×3 uint8 BGR``) with the ``corners``
+            touched (frame pixels), fix the camera's exposure and white
+            balance, store both, and read only the area from now on. Returns
+            what was done (or what went wrong) in words for the players."""
+            from vision.calibrate import CALIBRATION_FILE, CalibrationError, calibrate, store_calibration
+            from vision.rest import RestDetector
+
+            data_dir = self.cfg["app"]["data_dir"]
+            try:
+                area, warning = calibrate(frame, corners)
+            except CalibrationError as e:
+                log.info("calibration refused: %s", e)
+                return i18n._("These points enclose too small an area: touch the corners of the tray.")
+            try:
+                controls = self.camera.lock_exposure()
+            except Exception as e:  # a camera that refuses its controls keeps its automatic ones
+                log.warning("exposure not fixed: %s", e)
+                controls = {}
+            try:
+                path = store_calibration(data_dir, area, controls)
+                if self.session.recorder is not None:
+                    shutil.copyfile(path, os.path.join(self.session.recorder.folder, CALIBRATION_FILE))
+            except OSError as e:
+                return i18n._("Could not save: {error}").format(error=e)
+            self.session.area = area
+            self.watcher.detector = RestDetector(area=area.polygon)
+            log.info("calibrated: %s (%s)", area.to_dict(), warning or "dice measured")
+            if warning:
+                said = i18n._("Tray saved. No die measured: put a few dice apart in the tray and calibrate again.")
+            else:
+                said = i18n._("Tray saved; a die is {size} px wide.").format(size=round(area.die_size))
+            self.close_calibration()
+            if self.sm.has_screen("settings"):
+                self.sm.get_screen("settings").error.text = said
+            return said
 
         def open_menu(self):
             self._open_dialog(S.MenuDialog(self))

@@ -8,7 +8,7 @@ of three players and saves, in ``OUTDIR``:
 read at rest, STOP/CONTINUE due), ``game.png`` (set a die aside, throw 7,
 risk meter), ``correction.png`` (a read with a die missing), ``undo.png``
 (the undo question), ``pin.png`` (the settings PIN pad), ``settings.png``,
-``end.png`` (winner and how the game went).
+``calibrate.png`` (four tray corners touched on the still picture), ``end.png`` (winner and how the game went).
 
 Example::
 
@@ -22,10 +22,10 @@ import os
 import sys
 import tempfile
 
-__all__ = ["snapshot", "drive", "enter_players", "wait_for", "SCREENS", "winning_values"]
+__all__ = ["snapshot", "drive", "enter_players", "wait_for", "touch_picture", "SCREENS", "winning_values"]
 
 #: The PNG files written, in order.
-SCREENS = ("start", "decision", "game", "correction", "undo", "pin", "settings", "end")
+SCREENS = ("start", "decision", "game", "correction", "undo", "pin", "settings", "calibrate", "end")
 
 
 def winning_values(target: int, n: int) -> list[int]:
@@ -67,6 +67,23 @@ def drive(app, steps, report: dict) -> None:
         Clock.schedule_once(tick, wait or 0.05)
 
     Clock.schedule_once(tick, 0.1)
+
+
+class _Touch:
+    """The least of a Kivy touch a widget's ``on_touch_down`` reads: ``pos``."""
+
+    def __init__(self, pos):
+        self.pos = self.opos = pos
+        self.x, self.y = pos
+
+
+def touch_picture(picture, fx: float, fy: float) -> bool:
+    """Touch a picture widget (a :class:`ui.widgets.CornerPicker`) at ``(fx, fy)``,
+    fractions of the drawn picture's width and height from its top-left corner."""
+    nw, nh = picture.norm_image_size
+    x = picture.center_x - nw / 2 + fx * nw
+    y = picture.center_y + nh / 2 - fy * nh
+    return picture.on_touch_down(_Touch((x, y)))
 
 
 def shot(window, outdir: str, name: str) -> str:
@@ -140,6 +157,14 @@ def _script(app, outdir, report):
     app.dialog.key("OK")
     yield 0.4
     report["files"].append(shot(Window, outdir, "settings"))
+    app.open_calibration()
+    yield 0.3
+    picker = app.calibration_screen.picker
+    for fx, fy in ((0.15, 0.2), (0.85, 0.18), (0.88, 0.85), (0.12, 0.82)):
+        touch_picture(picker, fx, fy)
+    yield 0.3
+    report["files"].append(shot(Window, outdir, "calibrate"))
+    app.close_calibration()
     app.close_settings()
     g = session.game
     while not g.is_over:

@@ -19,7 +19,8 @@ from kivy.uix.image import Image
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
-__all__ = ["SheetView", "CameraView", "Cell", "RiskMeter", "DieButton", "SYMBOL_FONT"]
+__all__ = ["SheetView", "CameraView", "CornerPicker", "Cell", "RiskMeter", "DieButton", "SYMBOL_FONT",
+           "picture_to_frame"]
 
 #: A font with the arrows and symbols Roboto lacks (ships with Kivy).
 SYMBOL_FONT = "DejaVuSans"
@@ -170,6 +171,83 @@ class CameraView(Image):
         self.texture = self._tex
         self.canvas.ask_update()
         self.frames_shown += 1
+
+
+def picture_to_frame(touch, picture_pos, picture_size, frame_size):
+    """Where a touch falls in the frame a picture shows, or None when it misses the picture.
+
+    ``touch``: ``(x, y)`` window pixels (Kivy's, y up). ``picture_pos`` and
+    ``picture_size``: the drawn picture's lower-left corner and ``(width,
+    height)`` in window pixels. ``frame_size``: the frame's ``(width,
+    height)`` pixels. Returns ``(x, y)`` frame pixels (y down).
+
+    >>> picture_to_frame((150, 125), (100, 50), (200, 150), (1640, 1232))
+    (410.0, 616.0)
+    >>> picture_to_frame((90, 100), (100, 50), (200, 150), (1640, 1232)) is None
+    True
+    """
+    (tx, ty), (px, py), (pw, ph), (fw, fh) = touch, picture_pos, picture_size, frame_size
+    if pw <= 0 or ph <= 0 or not (px <= tx <= px + pw and py <= ty <= py + ph):
+        return None
+    return (tx - px) / pw * fw, (py + ph - ty) / ph * fh
+
+
+class CornerPicker(CameraView):
+    """A still frame on which the players touch the corners of the dice tray.
+
+    ``corners``: the points touched, ``(x, y)`` pixels of the frame, in the
+    order touched (a round tray: touch points around its rim). Each touch adds
+    one (at most :attr:`MAX`); the outline through them is drawn once there
+    are three. Call :meth:`show_still` with the frame first.
+    """
+
+    MAX = 12
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.frame = None
+        self.corners: list[tuple[float, float]] = []
+        self.on_change = None
+
+    def show_still(self, frame: np.ndarray, corners=()) -> None:
+        """Show ``frame`` (``H×W×3 uint8 BGR``) with ``corners`` marked."""
+        self.frame = frame
+        self.set_corners(corners)
+
+    def set_corners(self, corners) -> None:
+        """Replace the points (frame pixels) and redraw."""
+        self.corners = [(float(x), float(y)) for x, y in corners][: self.MAX]
+        self._redraw()
+
+    def on_touch_down(self, touch):
+        if self.frame is None or not self.collide_point(*touch.pos):
+            return super().on_touch_down(touch)
+        nw, nh = self.norm_image_size
+        pos = (self.center_x - nw / 2, self.center_y - nh / 2)
+        pt = picture_to_frame(touch.pos, pos, (nw, nh), (self.frame.shape[1], self.frame.shape[0]))
+        if pt is None or len(self.corners) >= self.MAX:
+            return True
+        self.corners.append(pt)
+        self._redraw()
+        return True
+
+    def _redraw(self):
+        import cv2
+
+        if self.frame is None:
+            return
+        img = self.frame.copy()
+        r = max(4, round(max(img.shape[:2]) / 100))
+        pts = np.round(np.array(self.corners, np.float32)).astype(np.int32).reshape(-1, 1, 2)
+        if len(self.corners) >= 3:
+            hull = cv2.convexHull(pts)
+            cv2.polylines(img, [hull], True, (255, 0, 255), max(2, r // 2), cv2.LINE_AA)
+        for i, (x, y) in enumerate(self.corners):
+            cv2.circle(img, (round(x), round(y)), r, (0, 220, 255), -1, cv2.LINE_AA)
+            cv2.circle(img, (round(x), round(y)), r, (0, 0, 0), max(1, r // 4), cv2.LINE_AA)
+        self.show_frame(img)
+        if self.on_change:
+            self.on_change(self)
 
 
 class RiskMeter(BoxLayout):
