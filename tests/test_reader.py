@@ -108,3 +108,64 @@ def test_vendored_real_photos():
     for e in labels:
         dice = read_dice(load_image(os.path.join(FIXTURES, e["file"])))
         assert sorted(d.value for d in dice) == e["values"], e["file"]
+
+
+# -- the pieces that keep side faces and doubtful faces from being scored --
+
+
+def _seen_at_angle(points, turn=0.5, squash=0.6, shear=0.2, scale=12.0):
+    """Layout points as a camera sees a face at an angle: turned, foreshortened, sheared."""
+    c, s = np.cos(turn), np.sin(turn)
+    m = np.array([[c, -s], [s, c]]) @ np.array([[1.0, shear], [0.0, squash]]) * scale
+    return np.array(points, float) @ m.T + [300.0, 200.0]
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6])
+def test_pip_pattern_fits_a_face_seen_at_an_angle(n):
+    from vision.reader import PIP_LAYOUT, _pattern_fit
+
+    assert _pattern_fit(_seen_at_angle(PIP_LAYOUT[n])) > 0.95
+
+
+def test_pip_pattern_refuses_what_is_no_face():
+    from vision.reader import PIP_LAYOUT, _pattern_fit
+
+    # A six with one pip far out of its row, a five with its middle pip off centre, a bent three.
+    six = [(-1, -1), (1, -1), (-1, 0.7), (1, 0), (-1, 1), (1, 1)]
+    five = [(-1, -1), (1, -1), (0.7, 0.6), (-1, 1), (1, 1)]
+    three = [(-1, -1), (0.6, -0.4), (1, 1)]
+    for pts in (six, five, three):
+        assert _pattern_fit(_seen_at_angle(pts)) < 0.5, pts
+    # Four pips with a fifth from a side face are not a five.
+    assert _pattern_fit(_seen_at_angle(PIP_LAYOUT[4] + [(0, 1.8)])) < 0.5
+
+
+def test_pip_shape_tells_round_from_squashed():
+    from vision.reader import _blob_shape
+
+    img = np.zeros((60, 120), np.uint8)
+    cv2.circle(img, (30, 30), 10, 255, -1)
+    cv2.ellipse(img, (90, 30), (12, 4), 0, 0, 360, 255, -1)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(img)
+    shapes = {round(stats[i, 0] / 60): _blob_shape(labels, stats[i], i) for i in range(1, n)}
+    assert np.allclose(shapes[0], [1, 0, 1], atol=0.1)  # the disc
+    xx, xy, yy = shapes[1]  # the flat ellipse
+    assert xx > 1.6 and yy < 0.4 and abs(xy) < 0.05
+
+
+def test_a_rival_reading_with_other_pips_makes_a_die_doubtful():
+    from vision.reader import _doubt_rivals
+
+    corners = ((0, 0), (60, 0), (60, 60), (0, 60))
+    six = tuple((x, y) for x in (15, 45) for y in (15, 30, 45))
+    one = Die(1, (30, 30), 60, corners, 0.99, ((30, 30),))
+    rival_six = Die(6, (31, 30), 60, corners, 0.8, six)
+    four_of_six = Die(4, (30, 30), 60, corners, 0.9, tuple(p for p in six if p[1] != 30))
+    doubted = _doubt_rivals([one], [one, rival_six])[0]
+    assert doubted.value == 1 and doubted.confidence == pytest.approx(0.99 * 0.6, abs=0.01)
+    # A reading that only missed some of the chosen die's pips does not contradict it.
+    six_die = Die(6, (30, 30), 60, corners, 1.0, six)
+    assert _doubt_rivals([six_die], [six_die, four_of_six])[0].confidence == 1.0
+    # A weak rival (below 0.6) leaves the die as it was.
+    weak = Die(6, (31, 30), 60, corners, 0.5, six)
+    assert _doubt_rivals([one], [one, weak])[0].confidence == 0.99

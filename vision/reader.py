@@ -366,12 +366,41 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
             if any(math.hypot(d.center[0] - b.center[0], d.center[1] - b.center[1]) < 0.6 * max(d.size, b.size) for b in best):
                 continue
             best.append(d)
-        dice.extend(best)
+        dice.extend(_doubt_rivals(best, pool))
         if side:
             die_like, large = _leftover(comp, offset, best, side)
             unexplained += die_like
             foreign += large
     return dice, unexplained, foreign, side
+
+
+def _doubt_rivals(best: list[Die], pool: list[Die]) -> list[Die]:
+    """Lower the confidence of a die another reading of the same place disagrees with.
+
+    Each threshold may see a face differently (pips merged into a dark side
+    face, or side-face pips taken in); when a reading in the same place with
+    another value is itself plausible (confidence ≥ 0.6) and saw a pip the
+    chosen reading did not (not merely fewer of its pips), the die chosen is
+    not certain: its confidence drops by half the rival's, so the read is not
+    sure and the players are asked rather than a value guessed.
+    """
+    out = []
+    for b in best:
+        rival = max((d.confidence for d in pool if d.value != b.value and
+                     math.hypot(d.center[0] - b.center[0], d.center[1] - b.center[1]) < 0.6 * max(d.size, b.size)
+                     and not _pips_within(d, b)),
+                    default=0.0)
+        if rival >= 0.6:
+            b = Die(b.value, b.center, b.size, b.corners, round(b.confidence * (1 - 0.5 * rival), 3), b.pips)
+        out.append(b)
+    return out
+
+
+def _pips_within(d: Die, b: Die) -> bool:
+    """True when every pip of ``d`` is one of ``b``'s (a reading that missed
+    some of ``b``'s pips does not contradict it)."""
+    tol = 0.12 * b.size
+    return all(any(math.hypot(x - u, y - v) < tol for u, v in b.pips) for x, y in d.pips)
 
 
 def _unexplained_parts(mask: np.ndarray, dice: list[Die], offset) -> list[np.ndarray]:
@@ -536,6 +565,17 @@ def _split_touching(mask: np.ndarray, side: float | None) -> list[np.ndarray]:
 
 _ELLIPSE3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 
+def _blob_shape(labels: np.ndarray, stat, i: int) -> np.ndarray:
+    """Blob ``i``'s shape: its second moments scaled to trace 2 (a disc gives
+    ``[1, 0, 1]``: xx, xy, yy), from ``labels`` and its ``stat`` row."""
+    x, y, w, h = stat[:4]
+    ys, xs = np.nonzero(labels[y:y + h, x:x + w] == i)
+    xs = xs - xs.mean()
+    ys = ys - ys.mean()
+    c = np.array([(xs * xs).mean(), (xs * ys).mean(), (ys * ys).mean()]) + 1.0 / 12
+    return c * (2.0 / (c[0] + c[2]))
+
+
 def _top_face_pips(pips, face: np.ndarray, side: float):
     """Keep the pips of the top face.
 
@@ -549,15 +589,21 @@ def _top_face_pips(pips, face: np.ndarray, side: float):
     dist = cv2.distanceTransform(face, cv2.DIST_L2, 5)
     _, peak, _, (px, py) = cv2.minMaxLoc(dist)
     top_side = max(2.0 * peak, 1.0)
-    big = sorted((p[2] for p in pips), reverse=True)
-    ref = float(np.median(big[: max(1, min(3, len(big)))]))
+    order = sorted(pips, key=lambda p: -p[2])
+    ref = float(np.median([p[2] for p in order[:3]]))
+    # The top face's pips share one shape (round, or one ellipse when the face
+    # is seen at an angle); a side face's pips are squashed another way.
+    shape = np.median(np.array([p[3] for p in order[: max(1, (len(order) + 1) // 2)]]), axis=0)
     keep = []
-    for x, y, a in pips:
+    for p in pips:
+        x, y, a = p[:3]
         if a < 0.4 * ref:
             continue
         if math.hypot(x - px, y - py) > 0.75 * top_side:
             continue
-        keep.append((x, y, a))
+        if a >= 25 and np.abs(p[3] - shape).sum() > 0.6:
+            continue
+        keep.append(p)
     return keep
 
 
@@ -591,7 +637,7 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
             continue
         if a / float(bw * bh) < 0.45:
             continue
-        pips.append((float(cents[i][0]), float(cents[i][1]), float(a)))
+        pips.append((float(cents[i][0]), float(cents[i][1]), float(a), _blob_shape(labels, stats[i], i)))
     pips = _top_face_pips(pips, face, side)
     if not 1 <= len(pips) <= 6:
         return None
@@ -602,7 +648,15 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
     conf *= max(0.0, min(1.0, (fill - 0.5) / 0.3))
     conf *= max(0.2, 1.0 - max(0.0, size_spread - 0.25))
     conf *= _spread_fit(pips, (cx, cy), side)
-    conf *= 0.5 + 0.5 * _layout_fit(_face_coords(cnt, rect, pips))
+    layout = _layout_fit(_face_coords(cnt, rect, pips))
+    if len(pips) >= 3:
+        # The pips' own pattern, for a face whose outline takes in side faces.
+        # Three pips on a line or four on a parallelogram are weak evidence
+        # (a six's column, part of a six): enough to read, not to be sure.
+        weight = 1.0 if len(pips) >= 5 else 0.5
+        if layout < weight:
+            layout = max(layout, weight * _pattern_fit(np.array([[p[0], p[1]] for p in pips])))
+    conf *= 0.5 + 0.5 * layout
     ox, oy = offset
     box = cv2.boxPoints(rect)
     corners = tuple((float(x + ox), float(y + oy)) for x, y in box)
@@ -612,7 +666,7 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
         size=side,
         corners=corners,
         confidence=round(float(max(0.0, min(1.0, conf))), 3),
-        pips=tuple((x + ox, y + oy) for x, y, _ in pips),
+        pips=tuple((p[0] + ox, p[1] + oy) for p in pips),
     )
 
 
@@ -656,6 +710,67 @@ def _face_coords(cnt: np.ndarray, rect, pips) -> np.ndarray:
     m = cv2.getPerspectiveTransform(quad, unit)
     pts = np.float32([[p[0], p[1]] for p in pips]).reshape(-1, 1, 2)
     return cv2.perspectiveTransform(pts, m).reshape(-1, 2).astype(np.float64)
+
+
+def _pattern_fit(pts: np.ndarray) -> float:
+    """How well pip centres ``N×2`` (pixels) form a die face's pattern, whatever the view (0-1).
+
+    The pips alone are fitted, not the face's outline (which may include side
+    faces): the points are whitened (an affine map to unit covariance, which
+    undoes the foreshortening of a face seen at an angle), then the standard
+    layout, whitened the same way, is turned to the best match. Three pips
+    must lie evenly on a line; one or two always fit.
+    """
+    n = len(pts)
+    if n <= 2:
+        return 1.0
+    p = np.asarray(pts, np.float64)
+    p = p - p.mean(axis=0)
+    if n == 3:
+        _, _, vt = np.linalg.svd(p)
+        t = p @ vt[0]
+        off = p @ vt[1]
+        order = np.argsort(t)
+        length = float(t[order[-1]] - t[order[0]])
+        if length <= 0:
+            return 0.0
+        resid = (abs(float(t[order[1]] - (t[order[0]] + t[order[-1]]) / 2)) + float(np.abs(off).max())) / length
+        return float(max(0.0, 1.0 - max(0.0, resid - 0.08) * 5.0))
+    q = _whiten(p)
+    if q is None:
+        return 0.0
+    ref = _whitened_layout(n)  # A×n×2: every turn and mirror of the layout
+    d = np.linalg.norm(q[None, :, None, :] - ref[:, None, :, :], axis=3)  # A×pips×points
+    nearest = d.argmin(axis=2)
+    rms = np.sqrt((d.min(axis=2) ** 2).mean(axis=1))
+    # Each pip must have its own layout point: turns where two pips share one do not count.
+    own = np.array([len(set(row.tolist())) == n for row in nearest])
+    best = float(rms[own].min()) if own.any() else np.inf
+    return float(max(0.0, 1.0 - max(0.0, best - 0.1) * 4.0))
+
+
+_TURNS = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+_LAYOUT_CACHE: dict = {}
+
+
+def _whitened_layout(n: int) -> np.ndarray:
+    """The whitened layout of ``n`` pips in 48 turns, and mirrored: ``96×n×2``."""
+    if n not in _LAYOUT_CACHE:
+        ref = np.array(PIP_LAYOUT[n], np.float64)
+        ref = _whiten(ref - ref.mean(axis=0))
+        rots = np.stack([np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]]) for a in _TURNS])
+        both = np.concatenate([ref @ rots, (ref * [1.0, -1.0]) @ rots])
+        _LAYOUT_CACHE[n] = both
+    return _LAYOUT_CACHE[n]
+
+
+def _whiten(p: np.ndarray):
+    """Centred points ``N×2`` mapped to unit covariance, or None when they lie on a line."""
+    cov = p.T @ p / len(p)
+    w, v = np.linalg.eigh(cov)
+    if w[0] <= 1e-6 * max(w[1], 1e-9):
+        return None
+    return p @ v @ np.diag(1.0 / np.sqrt(w)) @ v.T
 
 
 def _layout_fit(uv: np.ndarray) -> float:
