@@ -169,3 +169,14 @@ def test_a_rival_reading_with_other_pips_makes_a_die_doubtful():
     # A weak rival (below 0.6) leaves the die as it was.
     weak = Die(6, (31, 30), 60, corners, 0.5, six)
     assert _doubt_rivals([one], [one, weak])[0].confidence == 0.99
+
+
+def test_the_same_picture_always_reads_the_same():
+    from vision.reader import read_throw
+
+    frame, _ = render_throw([2, 2, 5, 6, 6, 3, 1, 4], seed=8, style=RenderStyle(touching=1.0))
+    first = read_throw(frame)
+    for _ in range(3):
+        again = read_throw(frame)
+        assert again.values == first.values and again.sure == first.sure
+        assert [d.confidence for d in again.dice] == [d.confidence for d in first.dice]

@@ -550,6 +550,7 @@ def _split_touching(mask: np.ndarray, side: float | None) -> list[np.ndarray]:
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
     # Cluster a sample of the pixels, then give every pixel its nearest centre.
     sample = pts[:: max(1, len(pts) // 1500)]
+    cv2.setRNGSeed(k)  # the same image always reads the same (an engineer replaying frames expects it)
     _, _, centres = cv2.kmeans(sample, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
     lab = np.argmin(((pts[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2), axis=1)
     parts = []
