@@ -24,6 +24,7 @@ Example::
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -363,7 +364,7 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
         for d in pool:
             if side and not 0.6 * side <= d.size <= 1.5 * side:
                 continue
-            if any(math.hypot(d.center[0] - b.center[0], d.center[1] - b.center[1]) < 0.6 * max(d.size, b.size) for b in best):
+            if any(_same_place(d, b) for b in best):
                 continue
             best.append(d)
         dice.extend(_doubt_rivals(best, pool))
@@ -386,14 +387,17 @@ def _doubt_rivals(best: list[Die], pool: list[Die]) -> list[Die]:
     """
     out = []
     for b in best:
-        rival = max((d.confidence for d in pool if d.value != b.value and
-                     math.hypot(d.center[0] - b.center[0], d.center[1] - b.center[1]) < 0.6 * max(d.size, b.size)
-                     and not _pips_within(d, b)),
-                    default=0.0)
+        rival = max((d.confidence for d in pool if d.value != b.value and _same_place(d, b)
+                     and not _pips_within(d, b)), default=0.0)
         if rival >= 0.6:
             b = Die(b.value, b.center, b.size, b.corners, round(b.confidence * (1 - 0.5 * rival), 3), b.pips)
         out.append(b)
     return out
+
+
+def _same_place(d: Die, b: Die) -> bool:
+    """True when two readings are of one die: centres closer than 0.6 of the larger side."""
+    return math.hypot(d.center[0] - b.center[0], d.center[1] - b.center[1]) < 0.6 * max(d.size, b.size)
 
 
 def _pips_within(d: Die, b: Die) -> bool:
@@ -751,18 +755,15 @@ def _pattern_fit(pts: np.ndarray) -> float:
 
 
 _TURNS = np.linspace(0, 2 * np.pi, 48, endpoint=False)
-_LAYOUT_CACHE: dict = {}
 
 
+@functools.lru_cache(maxsize=None)
 def _whitened_layout(n: int) -> np.ndarray:
-    """The whitened layout of ``n`` pips in 48 turns, and mirrored: ``96×n×2``."""
-    if n not in _LAYOUT_CACHE:
-        ref = np.array(PIP_LAYOUT[n], np.float64)
-        ref = _whiten(ref - ref.mean(axis=0))
-        rots = np.stack([np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]]) for a in _TURNS])
-        both = np.concatenate([ref @ rots, (ref * [1.0, -1.0]) @ rots])
-        _LAYOUT_CACHE[n] = both
-    return _LAYOUT_CACHE[n]
+    """The whitened layout of ``n`` pips in 48 turns, and mirrored: ``96×n×2`` (computed once per ``n``)."""
+    ref = np.array(PIP_LAYOUT[n], np.float64)
+    ref = _whiten(ref - ref.mean(axis=0))
+    rots = np.stack([np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]]) for a in _TURNS])
+    return np.concatenate([ref @ rots, (ref * [1.0, -1.0]) @ rots])
 
 
 def _whiten(p: np.ndarray):
