@@ -115,6 +115,17 @@ def _with_settings(cfg: dict) -> dict:
         return dict(cfg)
 
 
+def _calibration_beside(recorder, data_dir: str) -> None:
+    """Copy the tray calibration, if any, into ``recorder``'s folder (None: not
+    recording), so eval-vision reads the recorded frames in the same area.
+    Raises ``OSError`` when it cannot be copied."""
+    from vision.calibrate import CALIBRATION_FILE
+
+    calib = os.path.join(data_dir, CALIBRATION_FILE)
+    if recorder is not None and os.path.exists(calib):
+        shutil.copyfile(calib, os.path.join(recorder.folder, CALIBRATION_FILE))
+
+
 def _make_app(cfg, driver):
     from kivy.app import App
     from kivy.clock import Clock
@@ -232,11 +243,7 @@ def _make_app(cfg, driver):
 
             try:
                 rec = ThrowRecorder(os.path.join(data_dir, "recorded"))
-                from vision.calibrate import CALIBRATION_FILE
-
-                calib = os.path.join(data_dir, CALIBRATION_FILE)
-                if os.path.exists(calib):  # eval-vision reads the recorded frames in the same area
-                    shutil.copyfile(calib, os.path.join(rec.folder, CALIBRATION_FILE))
+                _calibration_beside(rec, data_dir)
                 return rec
             except (RecordingError, OSError) as e:
                 log.warning("not recording throws: %s", e)
@@ -606,7 +613,7 @@ def _make_app(cfg, driver):
             touched (frame pixels), fix the camera's exposure and white
             balance, store both, and read only the area from now on. Returns
             what was done (or what went wrong) in words for the players."""
-            from vision.calibrate import CALIBRATION_FILE, CalibrationError, calibrate, store_calibration
+            from vision.calibrate import CalibrationError, calibrate, store_calibration
             from vision.rest import RestDetector
 
             data_dir = self.cfg["app"]["data_dir"]
@@ -621,9 +628,8 @@ def _make_app(cfg, driver):
                 log.warning("exposure not fixed: %s", e)
                 controls = {}
             try:
-                path = store_calibration(data_dir, area, controls)
-                if self.session.recorder is not None:
-                    shutil.copyfile(path, os.path.join(self.session.recorder.folder, CALIBRATION_FILE))
+                store_calibration(data_dir, area, controls)
+                _calibration_beside(self.session.recorder, data_dir)
             except OSError as e:
                 return i18n._("Could not save: {error}").format(error=e)
             self.session.area = area

@@ -80,10 +80,8 @@ class _Touch:
 def touch_picture(picture, fx: float, fy: float) -> bool:
     """Touch a picture widget (a :class:`ui.widgets.CornerPicker`) at ``(fx, fy)``,
     fractions of the drawn picture's width and height from its top-left corner."""
-    nw, nh = picture.norm_image_size
-    x = picture.center_x - nw / 2 + fx * nw
-    y = picture.center_y + nh / 2 - fy * nh
-    return picture.on_touch_down(_Touch((x, y)))
+    (x0, y0), (w, h) = picture.picture_rect()
+    return picture.on_touch_down(_Touch((x0 + fx * w, y0 + h - fy * h)))
 
 
 def shot(window, outdir: str, name: str) -> str:

@@ -172,6 +172,12 @@ class CameraView(Image):
         self.canvas.ask_update()
         self.frames_shown += 1
 
+    def picture_rect(self) -> tuple[tuple[float, float], tuple[float, float]]:
+        """Where the frame is drawn: its lower-left corner and ``(width, height)``,
+        window pixels (the frame is fitted inside the widget and centred)."""
+        nw, nh = self.norm_image_size
+        return (self.center_x - nw / 2, self.center_y - nh / 2), (nw, nh)
+
 
 def picture_to_frame(touch, picture_pos, picture_size, frame_size):
     """Where a touch falls in the frame a picture shows, or None when it misses the picture.
@@ -222,9 +228,8 @@ class CornerPicker(CameraView):
     def on_touch_down(self, touch):
         if self.frame is None or not self.collide_point(*touch.pos):
             return super().on_touch_down(touch)
-        nw, nh = self.norm_image_size
-        pos = (self.center_x - nw / 2, self.center_y - nh / 2)
-        pt = picture_to_frame(touch.pos, pos, (nw, nh), (self.frame.shape[1], self.frame.shape[0]))
+        pos, size = self.picture_rect()
+        pt = picture_to_frame(touch.pos, pos, size, (self.frame.shape[1], self.frame.shape[0]))
         if pt is None or len(self.corners) >= self.MAX:
             return True
         self.corners.append(pt)
@@ -242,7 +247,7 @@ class CornerPicker(CameraView):
         if len(self.corners) >= 3:
             hull = cv2.convexHull(pts)
             cv2.polylines(img, [hull], True, (255, 0, 255), max(2, r // 2), cv2.LINE_AA)
-        for i, (x, y) in enumerate(self.corners):
+        for x, y in self.corners:
             cv2.circle(img, (round(x), round(y)), r, (0, 220, 255), -1, cv2.LINE_AA)
             cv2.circle(img, (round(x), round(y)), r, (0, 0, 0), max(1, r // 4), cv2.LINE_AA)
         self.show_frame(img)
