@@ -236,8 +236,17 @@ def read_throw(
         work = _shrink(image, scale)
         scale = work.shape[1] / w
     dice, unexplained, foreign, side = _read_work(work, config, die_size * scale if die_size else None)
+    if not die_size and side and side < 0.6 * config.work_die and scale >= 0.999:
+        # Small dice (a wide view): their pips are a few pixels, so read again
+        # with the image enlarged to the working die size found.
+        up = min(2.0, config.work_die / side)
+        work = cv2.resize(image, (round(w * up), round(h * up)), interpolation=cv2.INTER_CUBIC)
+        scale = work.shape[1] / w
+        dice, unexplained, foreign, side = _read_work(work, config, side * up)
     if poly is not None and side:
-        foreign += _foreign(work, dice, side, config)
+        inside = np.zeros(work.shape[:2], np.uint8)
+        cv2.fillPoly(inside, [np.round((poly - (ox, oy)) * scale).astype(np.int32)], 255)
+        foreign += _foreign(work, dice, side, config, inside)
     s = 1.0 / scale
     out = []
     for d in dice:
@@ -308,12 +317,12 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
     gray = lab[..., 0]
     fg = _foreground(lab, config)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, _ELLIPSE3)
-    fg = _fill_holes(fg)
     long_side = max(h, w)
     min_area = (config.min_die * long_side) ** 2
     max_area = (config.max_die * long_side) ** 2 * 6
     if die_side:
         min_area = max(min_area, (0.5 * die_side) ** 2)
+    fg = _fill_holes(fg, 4 * die_side**2 if die_side else (config.max_die * long_side) ** 2)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
     # Pass 1: for every blob, candidate splits into faces and pips.
     blobs = []
@@ -330,21 +339,23 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
         x1, y1 = min(w, x + bw + pad), min(h, y + bh + pad)
         comp = (labels[y0:y1, x0:x1] == i).astype(np.uint8) * 255
         cands = _blob_faces(gray[y0:y1, x0:x1], comp, min_area)
-        blobs.append(((x0, y0), cands, comp))
+        blobs.append(((x0, y0), cands, comp, gray[y0:y1, x0:x1]))
     # Pass 2: the die size, from faces that look like one square die.
-    side = die_side if die_side else _die_side([f for _, cands, _ in blobs for faces, _ in cands for f in faces])
-    # Pass 3: read every candidate split of every blob.
+    side = die_side if die_side else _die_side([f for _, cands, _, _ in blobs for faces, _ in cands for f in faces])
+    # Pass 3: read every candidate split of every blob. When none gives a die
+    # the reader could be sure of, the blob is read again with face and pips
+    # swapped.
     reads = []
-    for offset, cands, _ in blobs:
-        per = []
-        for faces, pip_mask in cands:
-            got = []
-            for face in faces:
-                for part in _split_touching(face, side):
-                    d = _read_face(part, pip_mask, offset, config, long_side)
-                    if d is not None and d.confidence >= config.min_confidence:
-                        got.append(d)
-            per.append(got)
+    for offset, cands, comp, gray_blob in blobs:
+        per = _read_candidates(cands, offset, side, config, long_side, bool(die_side))
+        # Only a blob about a die's size and a halo (not a speck, not the
+        # tray's wall) may hide a die of the minority class.
+        fits = side is None or 0.8 * side * side <= np.count_nonzero(comp) <= (4 if die_side else 1e9) * side * side
+        if fits and not any(d.confidence >= config.sure_confidence for got in per for d in got):
+            flipped = _blob_faces(gray_blob, comp, min_area, flipped=True)
+            # A face of the minority class showing one pip is as likely a
+            # dark patch round a speck (a label, a shadow).
+            per += [[d for d in got if d.value > 1] for got in _read_candidates(flipped, offset, side, config, long_side, bool(die_side))]
         reads.append(per)
     # Pass 4: the die size again, from the surest multi-pip reads (a glint in
     # one pip can make the pip itself look like a die showing 1), and only
@@ -355,7 +366,7 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
             side = float(np.median(sure))
     dice: list[Die] = []
     unexplained, foreign = 0, huge
-    for per, (offset, _, comp) in zip(reads, blobs):
+    for per, (offset, _, comp, _) in zip(reads, blobs):
         # Every candidate split may explain part of the blob (a white die and a
         # red die touching come apart at different thresholds): take the
         # surest dice first, and no two in the same place.
@@ -373,6 +384,21 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
             unexplained += die_like
             foreign += large
     return dice, unexplained, foreign, side
+
+
+def _read_candidates(cands, offset, side, config: ReaderConfig, long_side: int, known: bool) -> list[list[Die]]:
+    """The dice read in each candidate split of a blob (see :func:`_blob_faces`);
+    ``known``: ``side`` is the calibrated die side (faces far from it are not read)."""
+    per = []
+    for faces, pip_mask in cands:
+        got = []
+        for face in faces:
+            for part in _split_touching(face, side):
+                d = _read_face(part, pip_mask, offset, config, long_side, side if known else None)
+                if d is not None and d.confidence >= config.min_confidence:
+                    got.append(d)
+        per.append(got)
+    return per
 
 
 def _doubt_rivals(best: list[Die], pool: list[Die]) -> list[Die]:
@@ -448,19 +474,25 @@ def _leftover(comp: np.ndarray, offset, dice: list[Die], side: float) -> tuple[i
     return die_like, large
 
 
-def _foreign(img: np.ndarray, dice: list[Die], side: float, config: ReaderConfig) -> int:
+def _foreign(img: np.ndarray, dice: list[Die], side: float, config: ReaderConfig, inside: np.ndarray) -> int:
     """1 when something that is neither tray nor die covers over 2.5 faces of a tray picture.
 
-    ``img``: the tray's crop at working scale. The tray is its median colour
-    (dice cover far less than half a tray); pixels far from it that no die
-    (grown by 60% for its sides and shadow) explains are something else: a
-    hand, a cup, a phone.
+    ``img``: the tray's crop at working scale (``H×W×3 uint8 BGR``);
+    ``inside``: ``H×W`` uint8, 255 inside the tray's area (the crop's corners
+    beyond it show the table). The tray is the area's median colour (dice
+    cover far less than half a tray); pixels in the area far from it that no
+    die (grown by 60% for its sides and shadow) explains are something else:
+    a hand, a cup, a phone.
     """
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
-    med = np.median(lab.reshape(-1, 3)[:: max(1, lab.shape[0] * lab.shape[1] // 4000)], axis=0)
-    diff = lab.astype(np.float32) - med.astype(np.float32)
-    dist = np.sqrt(diff[..., 0] ** 2 + 2.0 * diff[..., 1] ** 2 + 2.0 * diff[..., 2] ** 2)
-    other = (dist > 2 * config.min_contrast).astype(np.uint8) * 255
+    step = max(1, int(math.sqrt(lab.shape[0] * lab.shape[1] / 16000)))
+    pixels = lab[::step, ::step][inside[::step, ::step] > 0]
+    if not len(pixels):
+        return 0
+    med = np.median(pixels, axis=0)
+    diff = cv2.absdiff(lab, np.full_like(lab, med.astype(np.uint8)))
+    dist2 = cv2.transform(cv2.multiply(diff, diff, dtype=cv2.CV_32F), np.float32([[1.0, 2.0, 2.0]]))
+    other = cv2.bitwise_and((dist2 > (2 * config.min_contrast) ** 2).astype(np.uint8) * 255, inside)
     cnts = _unexplained_parts(other, dice, (0, 0))
     for c in cnts:
         a = cv2.contourArea(c)
@@ -473,20 +505,32 @@ def _foreign(img: np.ndarray, dice: list[Die], side: float, config: ReaderConfig
     return 0
 
 
-def _fill_holes(mask: np.ndarray) -> np.ndarray:
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    out = np.zeros_like(mask)
-    cv2.drawContours(out, contours, -1, 255, thickness=cv2.FILLED)
+def _fill_holes(mask: np.ndarray, max_hole: float | None = None) -> np.ndarray:
+    """``mask`` (uint8 0/255) with its holes filled; with ``max_hole`` (px²),
+    only holes up to that area (a tray's rim is a ring round the whole tray,
+    and filling it would make the tray one blob)."""
+    if max_hole is None:
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        out = np.zeros_like(mask)
+        cv2.drawContours(out, contours, -1, 255, thickness=cv2.FILLED)
+        return out
+    contours, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    out = mask.copy()
+    if hier is None:
+        return out
+    holes = [c for c, h in zip(contours, hier[0]) if h[3] >= 0 and cv2.contourArea(c) <= max_hole]
+    cv2.drawContours(out, holes, -1, 255, thickness=cv2.FILLED)
     return out
 
 
-def _blob_faces(gray: np.ndarray, comp: np.ndarray, min_area: float):
+def _blob_faces(gray: np.ndarray, comp: np.ndarray, min_area: float, *, flipped: bool = False):
     """Candidate splits of one foreground blob into face masks and a pip mask.
 
     A die in a blob has up to four brightness levels (shadow, side faces, top
     face, pips), so three thresholds are tried: Otsu's over the blob, and
     Otsu's again within each of its two classes. For each, the face is the
-    majority side and the pips the other. Returns a list of
+    majority side and the pips the other; ``flipped`` swaps them (a dark die
+    inside a generous blob of light halo is the minority). Returns a list of
     ``(face masks with holes filled, pip mask)``.
     """
     inside = comp > 0
@@ -503,12 +547,15 @@ def _blob_faces(gray: np.ndarray, comp: np.ndarray, min_area: float):
         bright = ((gray > thr) & inside).astype(np.uint8) * 255
         dark = ((gray <= thr) & inside).astype(np.uint8) * 255
         nb, nd = int(np.count_nonzero(bright)), int(np.count_nonzero(dark))
-        face_mask, pip_mask = (bright, dark) if nb >= nd else (dark, bright)
-        filled = _fill_holes(face_mask)
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(filled, connectivity=4)
-        masks = [
-            (labels == i).astype(np.uint8) * 255 for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_area
-        ]
+        face_mask, pip_mask = (bright, dark) if (nb >= nd) != flipped else (dark, bright)
+        # Each outer outline, filled, is one face mask with its holes filled.
+        cnts, _ = cv2.findContours(face_mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        masks = []
+        for c in cnts:
+            if cv2.contourArea(c) >= min_area:
+                m = np.zeros_like(face_mask)
+                cv2.drawContours(m, [c], -1, 255, thickness=cv2.FILLED)
+                masks.append(m)
         if masks:
             out.append((masks, pip_mask))
     return out
@@ -556,7 +603,8 @@ def _split_touching(mask: np.ndarray, side: float | None) -> list[np.ndarray]:
     sample = pts[:: max(1, len(pts) // 1500)]
     cv2.setRNGSeed(k)  # the same image always reads the same (an engineer replaying frames expects it)
     _, _, centres = cv2.kmeans(sample, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
-    lab = np.argmin(((pts[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2), axis=1)
+    # Nearest centre: |p - c|² = |p|² - 2 p·c + |c|², and |p|² is the same for every centre.
+    lab = np.argmin((centres * centres).sum(axis=1)[None, :] - 2.0 * (pts @ centres.T), axis=1)
     parts = []
     for j in range(k):
         m = np.zeros_like(mask)
@@ -574,10 +622,9 @@ def _blob_shape(labels: np.ndarray, stat, i: int) -> np.ndarray:
     """Blob ``i``'s shape: its second moments scaled to trace 2 (a disc gives
     ``[1, 0, 1]``: xx, xy, yy), from ``labels`` and its ``stat`` row."""
     x, y, w, h = stat[:4]
-    ys, xs = np.nonzero(labels[y:y + h, x:x + w] == i)
-    xs = xs - xs.mean()
-    ys = ys - ys.mean()
-    c = np.array([(xs * xs).mean(), (xs * ys).mean(), (ys * ys).mean()]) + 1.0 / 12
+    m = cv2.moments((labels[y:y + h, x:x + w] == i).view(np.uint8), True)
+    a = max(m["m00"], 1.0)
+    c = np.array([m["mu20"] / a, m["mu11"] / a, m["mu02"] / a]) + 1.0 / 12
     return c * (2.0 / (c[0] + c[2]))
 
 
@@ -612,7 +659,13 @@ def _top_face_pips(pips, face: np.ndarray, side: float):
     return keep
 
 
-def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderConfig, long_side: int) -> Die | None:
+def _read_face(
+    face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderConfig, long_side: int, known_side: float | None = None
+) -> Die | None:
+    """Read one face mask (uint8 0/255) with the pips in ``pip_mask``: a
+    :class:`Die` in the mask's pixels plus ``offset``, or None. With
+    ``known_side`` (the calibrated die side, px), faces far from that size are
+    refused before their pips are looked at."""
     cnts, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not cnts:
         return None
@@ -621,10 +674,12 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
     (cx, cy), (rw, rh), ang = rect
     if min(rw, rh) < config.min_die * long_side or max(rw, rh) > config.max_die * long_side:
         return None
+    side = math.sqrt(max(1.0, rw * rh))
+    if known_side and not 0.6 * known_side <= side <= 1.5 * known_side:
+        return None
     aspect = min(rw, rh) / max(rw, rh)
     face_area = cv2.contourArea(cnt)
     fill = face_area / max(1.0, rw * rh)
-    side = math.sqrt(max(1.0, rw * rh))
     # Pips: holes of the pip class inside this face.
     inner = cv2.erode(face, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     holes = cv2.bitwise_and(pip_mask, inner)
@@ -791,19 +846,23 @@ def _layout_fit(uv: np.ndarray) -> float:
     if np.any(np.abs(uv) > 0.55):
         return 0.0
     best = 0.0
+    outward = np.argsort(-np.linalg.norm(uv, axis=1))
     for turn in (False, True):
         ref = np.array(PIP_LAYOUT[n], np.float64)
         if turn:
             ref = np.column_stack([-ref[:, 1], ref[:, 0]])
-        # Match each pip to the nearest free layout point (the layout points are far apart).
-        used, pairs = set(), []
-        for i in np.argsort(-np.linalg.norm(uv, axis=1)):
-            order = np.argsort(np.linalg.norm(ref * 0.27 - uv[i], axis=1))
-            j = next(int(j) for j in order if int(j) not in used)
+        # Match each pip, outermost first, to the nearest free layout point
+        # (the layout points are far apart).
+        dist = np.linalg.norm(ref[None, :, :] * 0.27 - uv[:, None, :], axis=2)  # pips × points
+        dist = dist.tolist()
+        used, order = set(), []
+        for i in outward.tolist():
+            row = dist[i]
+            j = min((k for k in range(n) if k not in used), key=row.__getitem__)
             used.add(j)
-            pairs.append((uv[i], ref[j]))
-        p = np.array([q for q, _ in pairs])
-        r = np.array([c for _, c in pairs])
+            order.append(j)
+        p = uv[outward]
+        r = ref[order]
         shift = p.mean(axis=0) - r.mean(axis=0)
         pc = p - p.mean(axis=0)
         rc = r - r.mean(axis=0)
