@@ -180,3 +180,78 @@ def test_the_same_picture_always_reads_the_same():
         again = read_throw(frame)
         assert again.values == first.values and again.sure == first.sure
         assert [d.confidence for d in again.dice] == [d.confidence for d in first.dice]
+
+
+# -- trays with a rim, small dice, dark dice in a light halo, the area's corners --
+
+
+def test_dice_inside_a_tray_rim_are_read():
+    """A dark rim all round a light tray (a box lid from above) is a ring in the
+    foreground; filling its hole made the whole tray one blob and no die was read."""
+    from vision.reader import read_throw
+
+    vals = [1, 3, 4, 6, 2]
+    frame, _ = render_throw(vals, seed=3, style=RenderStyle(tray=(150, 155, 160), coloured=0, touching=0, tilt=0))
+    h, w = frame.shape[:2]
+    cv2.rectangle(frame, (12, 12), (w - 13, h - 13), (30, 30, 30), 14)
+    assert sorted(read_throw(frame).values) == sorted(vals)
+
+
+def test_small_dice_are_read():
+    """Dice 22 px wide (a wide view): read again enlarged, so their pips are found."""
+    from vision.reader import read_throw
+
+    vals = [2, 5, 6, 3, 1, 4]
+    frame, _ = render_throw(vals, seed=5, style=RenderStyle(size=(640, 480), die_size=22, coloured=0,
+                                                           touching=0, tilt=0, specks=0, noise=2.0))
+    assert sorted(read_throw(frame).values) == sorted(vals)
+
+
+def test_dark_dice_of_a_many_colours_photo_are_read():
+    """A photo of 22 small dice of many colours in a box lid (BSD-3-Clause, see
+    LICENSE-nell-byler.txt). Its red die with white pips sits in a light halo
+    that is most of its blob: read only once face and pips are swapped. The
+    box's dark rim once made the whole box one blob, and nothing was read."""
+    from vision.reader import read_throw
+
+    read = read_throw(load_image(os.path.join(FIXTURES, "nell-byler-2a0767b92d.jpg")))
+    assert len(read.dice) >= 8
+
+    def at(x, y):
+        return min(read.dice, key=lambda d: np.hypot(d.center[0] - x, d.center[1] - y))
+
+    red = at(370, 296)
+    assert np.hypot(red.center[0] - 370, red.center[1] - 296) < 8 and red.value == 5
+    assert 18 < red.size < 32  # the die, not its halo
+    white = at(121, 311)
+    assert np.hypot(white.center[0] - 121, white.center[1] - 311) < 8 and white.value == 1
+    assert not read.sure  # most of its dice are not read
+
+
+def test_the_table_beyond_the_tray_area_is_not_something_in_the_tray():
+    """A round or cut-corner tray: its area's bounding box takes in the table
+    at its corners, and that is not a hand or a cup in the tray."""
+    from types import SimpleNamespace
+
+    from hardware.render import TrayScene
+    from vision.reader import read_throw
+
+    scene = TrayScene(seed=2, style=RenderStyle(tilt=0.0, specks=0, coloured=0, touching=0))
+    dice = scene.place([2, 4, 6, 5])
+    frame = scene.frame(dice)
+    x0, y0, x1, y1 = scene.tray
+    cut = 170  # px off each corner
+    octagon = [(x0 + cut, y0), (x1 - cut, y0), (x1, y0 + cut), (x1, y1 - cut),
+               (x1 - cut, y1), (x0 + cut, y1), (x0, y1 - cut), (x0, y0 + cut)]
+    corners = np.full(frame.shape[:2], 255, np.uint8)
+    cv2.fillPoly(corners, [np.int32(octagon)], 0)
+    frame[corners > 0] = (235, 240, 240)  # a white table beyond the tray
+    for d in dice:  # keep every die inside the octagon
+        assert cv2.pointPolygonTest(np.float32(octagon), d.center, False) > 0
+    read = read_throw(frame, area=SimpleNamespace(polygon=octagon), expect=4)
+    assert sorted(read.values) == [2, 4, 5, 6]
+    assert "something else is in the tray" not in read.reasons
+    # A hand in the tray is still something else.
+    frame_hand = scene.frame(dice, hand=((x0 + x1) / 2, (y0 + y1) / 2))
+    frame_hand[corners > 0] = (235, 240, 240)
+    assert "something else is in the tray" in read_throw(frame_hand, area=SimpleNamespace(polygon=octagon)).reasons
