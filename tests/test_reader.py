@@ -255,3 +255,40 @@ def test_the_table_beyond_the_tray_area_is_not_something_in_the_tray():
     frame_hand = scene.frame(dice, hand=((x0 + x1) / 2, (y0 + y1) / 2))
     frame_hand[corners > 0] = (235, 240, 240)
     assert "something else is in the tray" in read_throw(frame_hand, area=SimpleNamespace(polygon=octagon)).reasons
+
+
+def _pips_on_mask(points, size=120, spacing=22, radius=5):
+    """A pip mask (uint8, 255 at pips) with pips at layout ``points`` around the centre, and the pip tuples."""
+    mask = np.zeros((size, size), np.uint8)
+    pips = []
+    for u, v in points:
+        x, y = size / 2 + u * spacing, size / 2 + v * spacing
+        cv2.circle(mask, (round(x), round(y)), radius, 255, -1)
+        pips.append((x, y, float(np.pi * radius * radius), np.array([1.0, 0.0, 1.0])))
+    return mask, pips
+
+
+def test_a_three_or_four_is_told_from_part_of_a_five_or_six():
+    """Three or four pips count fully only when their free places are empty and
+    their pattern is a whole face's (a face 100 px wide, pips 22 px apart)."""
+    from vision.reader import PIP_LAYOUT, _free_places_empty
+
+    mask, pips = _pips_on_mask(PIP_LAYOUT[4])
+    assert _free_places_empty(pips, mask, side=100, angle=0.0)
+    # The same four pips, and a fifth the reader missed in the middle: a five.
+    mask5, _ = _pips_on_mask(PIP_LAYOUT[5])
+    assert not _free_places_empty(pips, mask5, side=100, angle=0.0)
+    # Four pips of a six (a pip missed in the middle of a side).
+    mask6, _ = _pips_on_mask(PIP_LAYOUT[6])
+    assert not _free_places_empty(pips, mask6, side=100, angle=0.0)
+    # Two rows of a six: a rectangle twice as wide as high, whatever the mask.
+    rows = [(-1, -1), (1, -1), (-1, 0), (1, 0)]
+    mask_rows, pips_rows = _pips_on_mask(rows)
+    assert not _free_places_empty(pips_rows, mask_rows, side=100, angle=0.0)
+
+    mask3, pips3 = _pips_on_mask(PIP_LAYOUT[3])
+    assert _free_places_empty(pips3, mask3, side=100, angle=0.0)
+    assert not _free_places_empty(pips3, mask5, side=100, angle=0.0)  # the corners of a five
+    column = [(-1, -1), (-1, 0), (-1, 1)]  # one column of a six lies along a side
+    mask_col, pips_col = _pips_on_mask(column)
+    assert not _free_places_empty(pips_col, mask_col, side=100, angle=0.0)

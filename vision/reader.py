@@ -713,7 +713,11 @@ def _read_face(
         # The pips' own pattern, for a face whose outline takes in side faces.
         # Three pips on a line or four on a parallelogram are weak evidence
         # (a six's column, part of a six): enough to read, not to be sure.
+        # A three or four whose free layout places show no pip (see
+        # :func:`_free_places_empty`) is no part of a five or six.
         weight = 1.0 if len(pips) >= 5 else 0.5
+        if weight < 1.0 and layout < 1.0 and _free_places_empty(pips, pip_mask, side, ang):
+            weight = 1.0
         if layout < weight:
             layout = max(layout, weight * _pattern_fit(np.array([[p[0], p[1]] for p in pips])))
     conf *= 0.5 + 0.5 * layout
@@ -728,6 +732,56 @@ def _read_face(
         confidence=round(float(max(0.0, min(1.0, conf))), 3),
         pips=tuple((p[0] + ox, p[1] + oy) for p in pips),
     )
+
+
+def _free_places_empty(pips, pip_mask: np.ndarray, side: float, angle: float) -> bool:
+    """True when a three's or four's pips have a whole face's pattern and the
+    places they leave free hold no pip.
+
+    ``pips``: the face's pips ``(x, y, area, shape)``, pixels of ``pip_mask``
+    (uint8, 255 where the pips' brightness class is); ``side``: the face's
+    side, px; ``angle``: its outline's turn, degrees (``cv2.minAreaRect``).
+    Three pips must lie on a diagonal (a six's column lies along a side), and
+    they leave the other diagonal's corners free (a five has pips there).
+    Four pips must span a square of at least a quarter side (two rows of a
+    six span half as much one way as the other), and they leave the middle of each side and the
+    centre free (a six, a five). A place holds a pip when over a third of a
+    pip-sized disc there is of the pips' class: a missed pip (glare, merged
+    with a shadow) shows up so.
+    """
+    pts = np.array([[p[0], p[1]] for p in pips], np.float64)
+    r = max(1.5, 0.8 * math.sqrt(float(np.mean([p[2] for p in pips])) / math.pi))
+    mid = pts.mean(axis=0)
+    if len(pts) == 3:
+        d = pts - mid
+        far = pts[np.argmax((d * d).sum(axis=1))] - mid
+        turn = (math.degrees(math.atan2(far[1], far[0])) - angle) % 90.0
+        if 2 * math.hypot(*far) < 0.35 * side or not 25.0 <= turn <= 65.0:
+            return False
+        free = [mid + (-far[1], far[0]), mid - (-far[1], far[0])]
+    elif len(pts) == 4:
+        quad = pts[np.argsort(np.arctan2(pts[:, 1] - mid[1], pts[:, 0] - mid[0]))]
+        edges = [math.dist(quad[k], quad[(k + 1) % 4]) for k in range(4)]
+        a, b = (edges[0] + edges[2]) / 2, (edges[1] + edges[3]) / 2
+        if min(a, b) < 0.25 * side or min(a, b) < 0.7 * max(a, b):
+            return False
+        free = [(quad[k] + quad[(k + 1) % 4]) / 2 for k in range(4)] + [mid]
+    else:
+        return False
+    h, w = pip_mask.shape[:2]
+    for x, y in free:
+        if not (r <= x < w - r and r <= y < h - r):
+            return False  # the place is off the picture: nothing to tell
+        disc = np.zeros((int(2 * r) + 3, int(2 * r) + 3), np.uint8)
+        c = disc.shape[0] // 2
+        cv2.circle(disc, (c, c), int(round(r)), 1, -1)
+        x0, y0 = int(round(x)) - c, int(round(y)) - c
+        patch = pip_mask[max(0, y0):y0 + disc.shape[0], max(0, x0):x0 + disc.shape[1]]
+        if patch.shape != disc.shape:
+            return False
+        if np.count_nonzero(patch[disc > 0]) > np.count_nonzero(disc) / 3:
+            return False
+    return True
 
 
 def _spread_fit(pips, center, side) -> float:
