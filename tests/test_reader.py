@@ -292,3 +292,22 @@ def test_a_three_or_four_is_told_from_part_of_a_five_or_six():
     column = [(-1, -1), (-1, 0), (-1, 1)]  # one column of a six lies along a side
     mask_col, pips_col = _pips_on_mask(column)
     assert not _free_places_empty(pips_col, mask_col, side=100, angle=0.0)
+
+
+def test_a_lone_pip_counts_as_a_one_only_in_a_clean_face():
+    """A one's pip sits in a clean face; a dark mark with lettering beside it
+    (a cable's label) or with little face round it is no one."""
+    from vision.reader import _lone_pip_fit
+
+    face = np.zeros((100, 100), np.uint8)
+    cv2.rectangle(face, (10, 10), (90, 90), 255, -1)
+    pip_mask = np.zeros_like(face)
+    cv2.circle(pip_mask, (50, 50), 7, 255, -1)
+    pip = (50.0, 50.0, float(np.pi * 49), np.array([1.0, 0.0, 1.0]))
+    assert _lone_pip_fit(pip, face, pip_mask) == 1.0
+    label = pip_mask.copy()
+    cv2.putText(label, "G12", (60, 58), cv2.FONT_HERSHEY_SIMPLEX, 0.5, 255, 2)
+    assert _lone_pip_fit(pip, face, label) < 0.3
+    small_face = np.zeros_like(face)
+    cv2.rectangle(small_face, (38, 38), (62, 62), 255, -1)  # the mark fills most of its "face"
+    assert _lone_pip_fit(pip, small_face, pip_mask) == 0.0
