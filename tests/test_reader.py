@@ -311,3 +311,18 @@ def test_a_lone_pip_counts_as_a_one_only_in_a_clean_face():
     small_face = np.zeros_like(face)
     cv2.rectangle(small_face, (38, 38), (62, 62), 255, -1)  # the mark fills most of its "face"
     assert _lone_pip_fit(pip, small_face, pip_mask) == 0.0
+
+
+def test_die_size_is_not_set_by_specks():
+    """Many small square specks (wood grain) and a few dice faces: the die side
+    is the faces' (area-weighted); a single speck gives no size at all."""
+    from vision.reader import _die_side
+
+    def square(side):
+        m = np.zeros((80, 80), np.uint8)
+        cv2.rectangle(m, (5, 5), (4 + side, 4 + side), 255, -1)
+        return m
+
+    masks = [square(9)] * 10 + [square(50)] * 3
+    assert 48 <= _die_side(masks) <= 52
+    assert _die_side([square(9)]) is None

@@ -236,9 +236,12 @@ def read_throw(
         work = _shrink(image, scale)
         scale = work.shape[1] / w
     dice, unexplained, foreign, side = _read_work(work, config, die_size * scale if die_size else None)
-    if not die_size and side and side < 0.6 * config.work_die and scale >= 0.999:
+    found = [d.size for d in dice if d.confidence >= 0.5]
+    small = float(np.median(found)) if found else None
+    if not die_size and small and small < 0.6 * config.work_die and scale >= 0.999:
         # Small dice (a wide view): their pips are a few pixels, so read again
-        # with the image enlarged to the working die size found.
+        # with the image enlarged to the working die size of the dice found.
+        side = small
         up = min(2.0, config.work_die / side)
         work = cv2.resize(image, (round(w * up), round(h * up)), interpolation=cv2.INTER_CUBIC)
         scale = work.shape[1] / w
@@ -567,7 +570,9 @@ def _otsu(vals: np.ndarray) -> float:
 
 
 def _die_side(masks: list[np.ndarray]) -> float | None:
-    """The typical die side, pixels: the median side of the square, solid faces."""
+    """The typical die side, pixels: the area-weighted median side of the
+    square, solid faces (specks of wood grain or felt are many but small:
+    weighting by area keeps them from setting the size)."""
     sides = []
     for m in masks:
         cnts, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -579,7 +584,11 @@ def _die_side(masks: list[np.ndarray]) -> float | None:
             continue
         if min(rw, rh) / max(rw, rh) > 0.8 and cv2.contourArea(c) / (rw * rh) > 0.8:
             sides.append(math.sqrt(rw * rh))
-    return float(np.median(sides)) if sides else None
+    if len(sides) < 2:
+        return None  # one square speck says nothing of the dice
+    sides = np.sort(np.array(sides))
+    weight = np.cumsum(sides * sides)
+    return float(sides[np.searchsorted(weight, weight[-1] / 2)])
 
 
 def _split_touching(mask: np.ndarray, side: float | None) -> list[np.ndarray]:
