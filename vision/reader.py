@@ -712,10 +712,8 @@ def _read_face(
         return None
     areas = np.array([p[2] for p in pips])
     size_spread = float(areas.std() / max(1.0, areas.mean()))
-    conf = 1.0
-    conf *= max(0.0, min(1.0, (aspect - 0.5) / 0.35))
-    conf *= max(0.0, min(1.0, (fill - 0.5) / 0.3))
-    conf *= max(0.2, 1.0 - max(0.0, size_spread - 0.25))
+    outline = max(0.0, min(1.0, (aspect - 0.5) / 0.35)) * max(0.0, min(1.0, (fill - 0.5) / 0.3))
+    conf = max(0.2, 1.0 - max(0.0, size_spread - 0.25))
     conf *= _spread_fit(pips, (cx, cy), side)
     layout = _layout_fit(_face_coords(cnt, rect, pips))
     if len(pips) >= 3:
@@ -730,6 +728,10 @@ def _read_face(
         if layout < weight:
             layout = max(layout, weight * _pattern_fit(np.array([[p[0], p[1]] for p in pips])))
     conf *= 0.5 + 0.5 * layout
+    # A face seen at an angle has an outline that takes in its side faces, so
+    # it is neither square nor solid; three or more pips in a whole face's
+    # pattern are evidence enough that it is a die, and the outline counts less.
+    conf *= outline ** 0.3 if len(pips) >= 3 and layout >= 0.95 else outline
     if len(pips) == 1:
         conf *= _lone_pip_fit(pips[0], face, pip_mask)
     ox, oy = offset
