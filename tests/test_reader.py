@@ -326,3 +326,17 @@ def test_die_size_is_not_set_by_specks():
     masks = [square(9)] * 10 + [square(50)] * 3
     assert 48 <= _die_side(masks) <= 52
     assert _die_side([square(9)]) is None
+
+
+def test_a_two_is_told_from_part_of_a_three_or_five():
+    from vision.reader import PIP_LAYOUT, _free_places_empty
+
+    mask2, pips2 = _pips_on_mask(PIP_LAYOUT[2])
+    assert _free_places_empty(pips2, mask2, side=100, angle=0.0)
+    mask3, _ = _pips_on_mask(PIP_LAYOUT[3])  # the middle pip was missed
+    assert not _free_places_empty(pips2, mask3, side=100, angle=0.0)
+    mask4, _ = _pips_on_mask(PIP_LAYOUT[4])  # the other diagonal was missed
+    assert not _free_places_empty(pips2, mask4, side=100, angle=0.0)
+    # Two pips side by side (part of a four or six), not on a diagonal.
+    mask_row, pips_row = _pips_on_mask([(-1, -1), (1, -1)])
+    assert not _free_places_empty(pips_row, mask_row, side=100, angle=0.0)

@@ -716,6 +716,8 @@ def _read_face(
     conf = max(0.2, 1.0 - max(0.0, size_spread - 0.25))
     conf *= _spread_fit(pips, (cx, cy), side)
     layout = _layout_fit(_face_coords(cnt, rect, pips))
+    if len(pips) == 2 and layout < 1.0 and _free_places_empty(pips, pip_mask, side, ang):
+        layout = max(layout, 0.9)  # a whole two, its outline aside
     if len(pips) >= 3:
         # The pips' own pattern, for a face whose outline takes in side faces.
         # Three pips on a line or four on a parallelogram are weak evidence
@@ -731,7 +733,7 @@ def _read_face(
     # A face seen at an angle has an outline that takes in its side faces, so
     # it is neither square nor solid; three or more pips in a whole face's
     # pattern are evidence enough that it is a die, and the outline counts less.
-    conf *= outline ** 0.3 if len(pips) >= 3 and layout >= 0.95 else outline
+    conf *= outline ** 0.3 if len(pips) >= 2 and layout >= 0.9 else outline
     if len(pips) == 1:
         conf *= _lone_pip_fit(pips[0], face, pip_mask)
     ox, oy = offset
@@ -774,14 +776,15 @@ def _lone_pip_fit(pip, face: np.ndarray, pip_mask: np.ndarray) -> float:
 
 
 def _free_places_empty(pips, pip_mask: np.ndarray, side: float, angle: float) -> bool:
-    """True when a three's or four's pips have a whole face's pattern and the
-    places they leave free hold no pip.
+    """True when a two's, three's or four's pips have a whole face's pattern
+    and the places they leave free hold no pip.
 
     ``pips``: the face's pips ``(x, y, area, shape)``, pixels of ``pip_mask``
     (uint8, 255 where the pips' brightness class is); ``side``: the face's
     side, px; ``angle``: its outline's turn, degrees (``cv2.minAreaRect``).
-    Three pips must lie on a diagonal (a six's column lies along a side), and
-    they leave the other diagonal's corners free (a five has pips there).
+    Two or three pips must lie on a diagonal (a six's column lies along a
+    side), and they leave the other diagonal's corners free (a five has pips
+    there); two leave the centre free too (a three).
     Four pips must span a square of at least a quarter side (two rows of a
     six span half as much one way as the other), and they leave the middle of each side and the
     centre free (a six, a five). A place holds a pip when over a third of a
@@ -791,13 +794,15 @@ def _free_places_empty(pips, pip_mask: np.ndarray, side: float, angle: float) ->
     pts = np.array([[p[0], p[1]] for p in pips], np.float64)
     r = max(1.5, 0.8 * math.sqrt(float(np.mean([p[2] for p in pips])) / math.pi))
     mid = pts.mean(axis=0)
-    if len(pts) == 3:
+    if len(pts) in (2, 3):
         d = pts - mid
         far = pts[np.argmax((d * d).sum(axis=1))] - mid
         turn = (math.degrees(math.atan2(far[1], far[0])) - angle) % 90.0
         if 2 * math.hypot(*far) < 0.35 * side or not 25.0 <= turn <= 65.0:
             return False
         free = [mid + (-far[1], far[0]), mid - (-far[1], far[0])]
+        if len(pts) == 2:
+            free.append(mid)  # a three's middle pip
     elif len(pts) == 4:
         quad = pts[np.argsort(np.arctan2(pts[:, 1] - mid[1], pts[:, 0] - mid[0]))]
         edges = [math.dist(quad[k], quad[(k + 1) % 4]) for k in range(4)]
