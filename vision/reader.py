@@ -235,7 +235,7 @@ def read_throw(
     else:
         work = _shrink(image, scale)
         scale = work.shape[1] / w
-    dice, unexplained, foreign, side = _read_work(work, config, die_size * scale if die_size else None)
+    dice, unexplained, foreign, side, lab = _read_work(work, config, die_size * scale if die_size else None)
     found = [d.size for d in dice if d.confidence >= 0.5]
     small = float(np.median(found)) if found else None
     if not die_size and small and small < 0.6 * config.work_die and scale >= 0.999:
@@ -245,11 +245,11 @@ def read_throw(
         up = min(2.0, config.work_die / side)
         work = cv2.resize(image, (round(w * up), round(h * up)), interpolation=cv2.INTER_CUBIC)
         scale = work.shape[1] / w
-        dice, unexplained, foreign, side = _read_work(work, config, side * up)
+        dice, unexplained, foreign, side, lab = _read_work(work, config, side * up)
     if poly is not None and side:
         inside = np.zeros(work.shape[:2], np.uint8)
         cv2.fillPoly(inside, [np.round((poly - (ox, oy)) * scale).astype(np.int32)], 255)
-        foreign += _foreign(work, dice, side, config, inside)
+        foreign += _foreign(lab, dice, side, config, inside)
     s = 1.0 / scale
     out = []
     for d in dice:
@@ -314,7 +314,8 @@ def _foreground(lab: np.ndarray, config: ReaderConfig) -> np.ndarray:
 
 
 def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = None):
-    """Dice in a working-scale image: ``(dice, die-like parts unexplained, large parts unexplained, die side px)``."""
+    """Dice in a working-scale image: ``(dice, die-like parts unexplained, large
+    parts unexplained, die side px, the image in Lab)``."""
     h, w = img.shape[:2]
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
     gray = lab[..., 0]
@@ -386,7 +387,7 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
             die_like, large = _leftover(comp, offset, best, side)
             unexplained += die_like
             foreign += large
-    return dice, unexplained, foreign, side
+    return dice, unexplained, foreign, side, lab
 
 
 def _read_candidates(cands, offset, side, config: ReaderConfig, long_side: int, known: bool) -> list[list[Die]]:
@@ -477,17 +478,16 @@ def _leftover(comp: np.ndarray, offset, dice: list[Die], side: float) -> tuple[i
     return die_like, large
 
 
-def _foreign(img: np.ndarray, dice: list[Die], side: float, config: ReaderConfig, inside: np.ndarray) -> int:
+def _foreign(lab: np.ndarray, dice: list[Die], side: float, config: ReaderConfig, inside: np.ndarray) -> int:
     """1 when something that is neither tray nor die covers over 2.5 faces of a tray picture.
 
-    ``img``: the tray's crop at working scale (``H×W×3 uint8 BGR``);
+    ``lab``: the tray's crop at working scale (``H×W×3 uint8`` Lab);
     ``inside``: ``H×W`` uint8, 255 inside the tray's area (the crop's corners
     beyond it show the table). The tray is the area's median colour (dice
     cover far less than half a tray); pixels in the area far from it that no
     die (grown by 60% for its sides and shadow) explains are something else:
     a hand, a cup, a phone.
     """
-    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
     step = max(1, int(math.sqrt(lab.shape[0] * lab.shape[1] / 16000)))
     pixels = lab[::step, ::step][inside[::step, ::step] > 0]
     if not len(pixels):
