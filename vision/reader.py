@@ -547,9 +547,10 @@ def _blob_faces(gray: np.ndarray, comp: np.ndarray, min_area: float, *, flipped:
             thresholds.append(_otsu(sub))
     out = []
     for thr in thresholds:
-        bright = ((gray > thr) & inside).astype(np.uint8) * 255
-        dark = ((gray <= thr) & inside).astype(np.uint8) * 255
-        nb, nd = int(np.count_nonzero(bright)), int(np.count_nonzero(dark))
+        above = cv2.threshold(gray, thr, 255, cv2.THRESH_BINARY)[1]
+        bright = cv2.bitwise_and(above, comp)
+        dark = cv2.bitwise_and(cv2.bitwise_not(above), comp)
+        nb, nd = cv2.countNonZero(bright), cv2.countNonZero(dark)
         face_mask, pip_mask = (bright, dark) if (nb >= nd) != flipped else (dark, bright)
         # Each outer outline, filled, is one face mask with its holes filled.
         cnts, _ = cv2.findContours(face_mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -690,7 +691,7 @@ def _read_face(
     face_area = cv2.contourArea(cnt)
     fill = face_area / max(1.0, rw * rh)
     # Pips: holes of the pip class inside this face.
-    inner = cv2.erode(face, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    inner = cv2.erode(face, _ELLIPSE3)
     holes = cv2.bitwise_and(pip_mask, inner)
     # Glints on glossy pips leave bright specks inside them: close and fill.
     holes = _fill_holes(cv2.morphologyEx(holes, cv2.MORPH_CLOSE, _ELLIPSE3))
