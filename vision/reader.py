@@ -715,7 +715,7 @@ def _read_face(
     size_spread = float(areas.std() / max(1.0, areas.mean()))
     outline = max(0.0, min(1.0, (aspect - 0.5) / 0.35)) * max(0.0, min(1.0, (fill - 0.5) / 0.3))
     conf = max(0.2, 1.0 - max(0.0, size_spread - 0.25))
-    conf *= _spread_fit(pips, (cx, cy), side)
+    spread = _spread_fit(pips, (cx, cy), side)
     layout = _layout_fit(_face_coords(cnt, rect, pips))
     if len(pips) == 2 and layout < 1.0 and _free_places_empty(pips, pip_mask, side, ang):
         layout = max(layout, 0.9)  # a whole two, its outline aside
@@ -732,9 +732,10 @@ def _read_face(
             layout = max(layout, weight * _pattern_fit(np.array([[p[0], p[1]] for p in pips])))
     conf *= 0.5 + 0.5 * layout
     # A face seen at an angle has an outline that takes in its side faces, so
-    # it is neither square nor solid; three or more pips in a whole face's
-    # pattern are evidence enough that it is a die, and the outline counts less.
-    conf *= outline ** 0.3 if len(pips) >= 2 and layout >= 0.9 else outline
+    # it is neither square nor solid and its pips spread less than its side
+    # would have them; two or more pips in a whole face's pattern are evidence
+    # enough that it is a die, and the outline counts less.
+    conf *= (outline * spread) ** 0.3 if len(pips) >= 2 and layout >= 0.9 else outline * spread
     if len(pips) == 1:
         conf *= _lone_pip_fit(pips[0], face, pip_mask)
     ox, oy = offset
