@@ -103,7 +103,9 @@ def test_annotate_draws_on_a_copy():
 
 
 def test_vendored_real_photos():
-    """Three webcam photos (MIT, see LICENSE-matteop65.txt) with their true values."""
+    """Four webcam photos (MIT, see LICENSE-matteop65.txt) with their true
+    values. In 88be5c7a3b the three is read only once face and pips are
+    swapped (its blob is mostly a light halo)."""
     labels = json.load(open(os.path.join(FIXTURES, "labels.json")))
     for e in labels:
         dice = read_dice(load_image(os.path.join(FIXTURES, e["file"])))
@@ -207,11 +209,11 @@ def test_small_dice_are_read():
     assert sorted(read_throw(frame).values) == sorted(vals)
 
 
-def test_dark_dice_of_a_many_colours_photo_are_read():
+def test_dice_of_a_many_colours_photo_are_read():
     """A photo of 22 small dice of many colours in a box lid (BSD-3-Clause, see
-    LICENSE-nell-byler.txt). Its red die with white pips sits in a light halo
-    that is most of its blob: read only once face and pips are swapped. The
-    box's dark rim once made the whole box one blob, and nothing was read."""
+    LICENSE-nell-byler.txt). The box's dark rim once made the whole box one
+    blob, and nothing was read; its red die with white pips sits in a light
+    halo."""
     from vision.reader import read_throw
 
     read = read_throw(load_image(os.path.join(FIXTURES, "nell-byler-2a0767b92d.jpg")))
@@ -222,7 +224,7 @@ def test_dark_dice_of_a_many_colours_photo_are_read():
 
     red = at(370, 296)
     assert np.hypot(red.center[0] - 370, red.center[1] - 296) < 8 and red.value == 5
-    assert 18 < red.size < 32  # the die, not its halo
+    assert 18 < red.size < 40  # the die (with its shadow), not the blob of its halo
     white = at(121, 311)
     assert np.hypot(white.center[0] - 121, white.center[1] - 311) < 8 and white.value == 1
     assert not read.sure  # most of its dice are not read

@@ -238,7 +238,7 @@ def read_throw(
     dice, unexplained, foreign, side, lab = _read_work(work, config, die_size * scale if die_size else None)
     found = [d.size for d in dice if d.confidence >= 0.5]
     small = float(np.median(found)) if found else None
-    if not die_size and small and small < 0.6 * config.work_die and scale >= 0.999:
+    if not die_size and small and small < 0.7 * config.work_die and scale >= 0.999:
         # Small dice (a wide view): their pips are a few pixels, so read again
         # with the image enlarged to the working die size of the dice found.
         side = small
