@@ -342,3 +342,21 @@ def test_a_two_is_told_from_part_of_a_three_or_five():
     # Two pips side by side (part of a four or six), not on a diagonal.
     mask_row, pips_row = _pips_on_mask([(-1, -1), (1, -1)])
     assert not _free_places_empty(pips_row, mask_row, side=100, angle=0.0)
+
+
+def test_something_die_sized_cut_by_the_picture_edge_is_not_unexplained():
+    """A blank die-sized thing in the picture is something the reader could not
+    read (not sure); cut by the picture's edge it is no die wholly in the
+    picture, and the read stays sure."""
+    from vision.reader import read_throw
+
+    frame, _ = render_throw([5, 2], seed=11, style=RenderStyle(coloured=0, touching=0, tilt=0, specks=0))
+    h, w = frame.shape[:2]
+    middle, edge = frame.copy(), frame.copy()
+    cv2.rectangle(middle, (w // 2 - 28, h - 140), (w // 2 + 28, h - 84), (232, 238, 240), -1)
+    cv2.rectangle(edge, (w - 30, h // 2 - 28), (w + 30, h // 2 + 28), (232, 238, 240), -1)
+    assert read_throw(frame, expect=2).sure
+    unread = read_throw(middle, expect=2)
+    assert "something die-sized could not be read" in unread.reasons and not unread.sure
+    cut = read_throw(edge, expect=2)
+    assert cut.sure and sorted(cut.values) == [2, 5]

@@ -235,7 +235,10 @@ def read_throw(
     else:
         work = _shrink(image, scale)
         scale = work.shape[1] / w
-    dice, unexplained, foreign, side, lab = _read_work(work, config, die_size * scale if die_size else None)
+    # Without an area the picture's edge cuts dice, and a die not wholly in
+    # the picture is not part of the throw read; a tray's area keeps them in.
+    edge = None if poly is not None else (w, h)
+    dice, unexplained, foreign, side, lab = _read_work(work, config, die_size * scale if die_size else None, edge)
     found = [d.size for d in dice if d.confidence >= 0.5]
     small = float(np.median(found)) if found else None
     if not die_size and small and small < 0.7 * config.work_die and scale >= 0.999:
@@ -245,7 +248,7 @@ def read_throw(
         up = min(2.0, config.work_die / side)
         work = cv2.resize(image, (round(w * up), round(h * up)), interpolation=cv2.INTER_CUBIC)
         scale = work.shape[1] / w
-        dice, unexplained, foreign, side, lab = _read_work(work, config, side * up)
+        dice, unexplained, foreign, side, lab = _read_work(work, config, side * up, edge)
     if poly is not None and side:
         inside = np.zeros(work.shape[:2], np.uint8)
         cv2.fillPoly(inside, [np.round((poly - (ox, oy)) * scale).astype(np.int32)], 255)
@@ -313,9 +316,11 @@ def _foreground(lab: np.ndarray, config: ReaderConfig) -> np.ndarray:
     return fg
 
 
-def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = None):
+def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = None, edge=None):
     """Dice in a working-scale image: ``(dice, die-like parts unexplained, large
-    parts unexplained, die side px, the image in Lab)``."""
+    parts unexplained, die side px, the image in Lab)``. ``edge``: not None
+    when the image's edge is the picture's, and die-like parts cut by it are
+    not counted as unexplained."""
     h, w = img.shape[:2]
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
     gray = lab[..., 0]
@@ -384,7 +389,7 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
             best.append(d)
         dice.extend(_doubt_rivals(best, pool))
         if side:
-            die_like, large = _leftover(comp, offset, best, side)
+            die_like, large = _leftover(comp, offset, best, side, (w, h) if edge else None)
             unexplained += die_like
             foreign += large
     return dice, unexplained, foreign, side, lab
@@ -453,13 +458,15 @@ def _unexplained_parts(mask: np.ndarray, dice: list[Die], offset) -> list[np.nda
     return list(cnts)
 
 
-def _leftover(comp: np.ndarray, offset, dice: list[Die], side: float) -> tuple[int, int]:
+def _leftover(comp: np.ndarray, offset, dice: list[Die], side: float, edge=None) -> tuple[int, int]:
     """What of a blob the dice read in it do not explain: ``(die-like parts, large parts)``.
 
     Each die explains its face grown by 60% (its side faces and shadow). A
     left-over part is die-like when it is about a face's area and compact; it
     is large when it covers more than 2.5 faces and is not a thin arc (the
-    inner wall of a round tray is one).
+    inner wall of a round tray is one). With ``edge`` (the image's ``(w, h)``,
+    px), a die-like part touching the image's edge is not counted: it is no
+    die wholly in the picture.
     """
     cnts = _unexplained_parts(comp, dice, offset)
     face = side * side
@@ -472,6 +479,11 @@ def _leftover(comp: np.ndarray, offset, dice: list[Die], side: float) -> tuple[i
         aspect = min(rw, rh) / max(1.0, max(rw, rh))
         fill = a / max(1.0, rw * rh)
         if a <= 2.5 * face:
+            if edge is not None:
+                x, y, bw, bh = cv2.boundingRect(c)
+                x, y = x + offset[0], y + offset[1]
+                if x <= 1 or y <= 1 or x + bw >= edge[0] - 1 or y + bh >= edge[1] - 1:
+                    continue
             die_like += aspect >= 0.5 and fill >= 0.55
         else:
             large += aspect >= 0.35 and fill >= 0.4
