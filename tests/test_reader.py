@@ -103,9 +103,11 @@ def test_annotate_draws_on_a_copy():
 
 
 def test_vendored_real_photos():
-    """Four webcam photos (MIT, see LICENSE-matteop65.txt) with their true
+    """Five webcam photos (MIT, see LICENSE-matteop65.txt) with their true
     values. In 88be5c7a3b the three is read only once face and pips are
-    swapped (its blob is mostly a light halo)."""
+    swapped (its blob is mostly a light halo); in abd4959357 the cream die
+    stands out from the light table only in part, and is read from its
+    blob's whole outline."""
     labels = json.load(open(os.path.join(FIXTURES, "labels.json")))
     for e in labels:
         dice = read_dice(load_image(os.path.join(FIXTURES, e["file"])))

@@ -365,6 +365,13 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
             # A face of the minority class showing one pip is as likely a
             # dark patch round a speck (a label, a shadow).
             per += [[d for d in got if d.value > 1] for got in _read_candidates(flipped, offset, side, config, long_side, bool(die_side))]
+        hull = _ragged_hull(comp)
+        if hull is not None and not any(d.confidence >= config.sure_confidence for got in per for d in got):
+            # A light die on a light table stands out only in part: read the
+            # whole of the blob's outline too, when it is about a die's size.
+            if side is None or 0.6 * side * side <= cv2.countNonZero(hull) <= 2.5 * side * side:
+                per += _read_candidates(_blob_faces(gray_blob, hull, min_area), offset, side, config, long_side,
+                                        bool(die_side))
         reads.append(per)
     # Pass 4: the die size again, from the surest multi-pip reads (a glint in
     # one pip can make the pip itself look like a die showing 1), and only
@@ -518,6 +525,20 @@ def _foreign(lab: np.ndarray, dice: list[Die], side: float, config: ReaderConfig
         if a / max(1.0, rw * rh) >= 0.35 and min(rw, rh) / max(1.0, max(rw, rh)) >= 0.25:
             return 1
     return 0
+
+
+def _ragged_hull(comp: np.ndarray) -> np.ndarray | None:
+    """The filled convex hull of a blob mask (uint8 0/255) when the blob
+    covers less than 85% of it (a face only partly told from the table), else None."""
+    cnts, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not cnts:
+        return None
+    hull = cv2.convexHull(np.vstack(cnts))
+    if cv2.countNonZero(comp) >= 0.85 * cv2.contourArea(hull):
+        return None
+    out = np.zeros_like(comp)
+    cv2.drawContours(out, [hull], -1, 255, thickness=cv2.FILLED)
+    return out
 
 
 def _fill_holes(mask: np.ndarray, max_hole: float | None = None) -> np.ndarray:
