@@ -238,7 +238,8 @@ def read_throw(
     # Without an area the picture's edge cuts dice, and a die not wholly in
     # the picture is not part of the throw read; a tray's area keeps them in.
     edge = None if poly is not None else (w, h)
-    dice, unexplained, foreign, side, lab = _read_work(work, config, die_size * scale if die_size else None, edge)
+    dice, unexplained, foreign, side, lab = _read_work(work, config, die_size * scale if die_size else None, edge,
+                                                       calibrated=bool(die_size))
     found = [d.size for d in dice if d.confidence >= 0.5]
     small = float(np.median(found)) if found else None
     if not die_size and small and small < 0.7 * config.work_die and scale >= 0.999:
@@ -248,7 +249,7 @@ def read_throw(
         up = min(2.0, config.work_die / side)
         work = cv2.resize(image, (round(w * up), round(h * up)), interpolation=cv2.INTER_CUBIC)
         scale = work.shape[1] / w
-        dice, unexplained, foreign, side, lab = _read_work(work, config, side * up, edge)
+        dice, unexplained, foreign, side, lab = _read_work(work, config, side * up, edge, calibrated=False)
     if poly is not None and side:
         inside = np.zeros(work.shape[:2], np.uint8)
         cv2.fillPoly(inside, [np.round((poly - (ox, oy)) * scale).astype(np.int32)], 255)
@@ -316,11 +317,13 @@ def _foreground(lab: np.ndarray, config: ReaderConfig) -> np.ndarray:
     return fg
 
 
-def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = None, edge=None):
+def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = None, edge=None, *,
+               calibrated: bool = False):
     """Dice in a working-scale image: ``(dice, die-like parts unexplained, large
     parts unexplained, die side px, the image in Lab)``. ``edge``: not None
     when the image's edge is the picture's, and die-like parts cut by it are
-    not counted as unexplained."""
+    not counted as unexplained. ``calibrated``: ``die_side`` comes from a
+    calibration of the tray."""
     h, w = img.shape[:2]
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
     gray = lab[..., 0]
@@ -365,10 +368,12 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
             # A face of the minority class showing one pip is as likely a
             # dark patch round a speck (a label, a shadow).
             per += [[d for d in got if d.value > 1] for got in _read_candidates(flipped, offset, side, config, long_side, bool(die_side))]
-        hull = _ragged_hull(comp)
+        # A light die on a light table stands out only in part: read the whole
+        # of the blob's outline too, when it is about a die's size. (A
+        # calibrated tray was measured with its dice standing out whole, so
+        # there this is not needed, and its ragged specks are not re-read.)
+        hull = None if calibrated else _ragged_hull(comp)
         if hull is not None and not any(d.confidence >= config.sure_confidence for got in per for d in got):
-            # A light die on a light table stands out only in part: read the
-            # whole of the blob's outline too, when it is about a die's size.
             if side is None or 0.6 * side * side <= cv2.countNonZero(hull) <= 2.5 * side * side:
                 per += _read_candidates(_blob_faces(gray_blob, hull, min_area), offset, side, config, long_side,
                                         bool(die_side))
