@@ -362,3 +362,19 @@ def test_something_die_sized_cut_by_the_picture_edge_is_not_unexplained():
     assert "something die-sized could not be read" in unread.reasons and not unread.sure
     cut = read_throw(edge, expect=2)
     assert cut.sure and sorted(cut.values) == [2, 5]
+
+
+def test_pips_of_another_colour_but_the_same_lightness_are_read():
+    """Red pips on a blue die, both of lightness about 125 (Lab): only colour
+    tells them apart. Such reads are never sure by colour alone."""
+    from vision.reader import PIP_LAYOUT, read_throw
+
+    img = np.full((300, 420, 3), 205, np.uint8)
+    for k, v in enumerate([2, 5, 6]):
+        cx, cy = 80 + 130 * k, 150
+        cv2.rectangle(img, (cx - 30, cy - 30), (cx + 30, cy + 30), (190, 120, 60), -1)
+        for u, w in PIP_LAYOUT[v]:
+            cv2.circle(img, (round(cx + u * 16), round(cy + w * 16)), 6, (40, 60, 210), -1)
+    read = read_throw(cv2.GaussianBlur(img, (3, 3), 0), expect=3)
+    assert read.values == (2, 5, 6)
+    assert not read.sure and all(d.confidence <= 0.75 for d in read.dice)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -351,14 +351,14 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
         x1, y1 = min(w, x + bw + pad), min(h, y + bh + pad)
         comp = (labels[y0:y1, x0:x1] == i).astype(np.uint8) * 255
         cands = _blob_faces(gray[y0:y1, x0:x1], comp, min_area)
-        blobs.append(((x0, y0), cands, comp, gray[y0:y1, x0:x1]))
+        blobs.append(((x0, y0), cands, comp, gray[y0:y1, x0:x1], lab[y0:y1, x0:x1]))
     # Pass 2: the die size, from faces that look like one square die.
-    side = die_side if die_side else _die_side([f for _, cands, _, _ in blobs for faces, _ in cands for f in faces])
+    side = die_side if die_side else _die_side([f for _, cands, _, _, _ in blobs for faces, _ in cands for f in faces])
     # Pass 3: read every candidate split of every blob. When none gives a die
     # the reader could be sure of, the blob is read again with face and pips
     # swapped.
     reads = []
-    for offset, cands, comp, gray_blob in blobs:
+    for offset, cands, comp, gray_blob, lab_blob in blobs:
         per = _read_candidates(cands, offset, side, config, long_side, bool(die_side))
         # Only a blob about a die's size and a halo (not a speck, not the
         # tray's wall) may hide a die of the minority class.
@@ -377,6 +377,12 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
             if side is None or 0.6 * side * side <= cv2.countNonZero(hull) <= 2.5 * side * side:
                 per += _read_candidates(_blob_faces(gray_blob, hull, min_area), offset, side, config, long_side,
                                         bool(die_side))
+        if not calibrated and not any(d.confidence >= config.sure_confidence for got in per for d in got):
+            # Pips of another colour than the face but of about its lightness
+            # (red pips on a blue die) are told by colour.
+            # Weaker evidence than lightness: read, never sure, never a lone pip.
+            per += [[replace(d, confidence=min(d.confidence, 0.75)) for d in got if d.value > 1]
+                    for got in _read_candidates(_colour_pips(lab_blob, cands), offset, side, config, long_side, False)]
         reads.append(per)
     # Pass 4: the die size again, from the surest multi-pip reads (a glint in
     # one pip can make the pip itself look like a die showing 1), and only
@@ -387,7 +393,7 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
             side = float(np.median(sure))
     dice: list[Die] = []
     unexplained, foreign = 0, huge
-    for per, (offset, _, comp, _) in zip(reads, blobs):
+    for per, (offset, _, comp, _, _) in zip(reads, blobs):
         # Every candidate split may explain part of the blob (a white die and a
         # red die touching come apart at different thresholds): take the
         # surest dice first, and no two in the same place.
@@ -530,6 +536,35 @@ def _foreign(lab: np.ndarray, dice: list[Die], side: float, config: ReaderConfig
         if a / max(1.0, rw * rh) >= 0.35 and min(rw, rh) / max(1.0, max(rw, rh)) >= 0.25:
             return 1
     return 0
+
+
+def _colour_pips(lab: np.ndarray, cands) -> list:
+    """Candidates with pips told by colour: for each coloured face mask of
+    ``cands`` (see :func:`_blob_faces`; chroma at least 20), the pips are the
+    face's pixels far in colour (Lab, Otsu's threshold, at least 20) from the
+    face's median colour. ``lab``: the blob's crop, ``H×W×3 uint8`` Lab."""
+    out = []
+    seen = []
+    for faces, _ in cands:
+        for face in faces:
+            n = cv2.countNonZero(face)
+            if any(abs(n - m) < 0.03 * n for m in seen):
+                continue  # about the same face as one done
+            seen.append(n)
+            inner = face > 0
+            med = np.median(lab[inner], axis=0)
+            if math.hypot(float(med[1]) - 128.0, float(med[2]) - 128.0) < 20.0:
+                continue  # a white, cream or wooden face: its pips differ in lightness
+            diff = cv2.absdiff(lab, np.full_like(lab, med.astype(np.uint8)))
+            dist = cv2.transform(cv2.multiply(diff, diff, dtype=cv2.CV_32F), np.float32([[1.0, 1.0, 1.0]]))
+            dist = np.sqrt(dist)
+            vals = np.clip(dist[inner], 0, 255).astype(np.uint8)
+            if vals.size < 20:
+                continue
+            thr = max(20.0, _otsu(vals))
+            pips = ((dist > thr) & inner).astype(np.uint8) * 255
+            out.append(([face], pips))
+    return out
 
 
 def _ragged_hull(comp: np.ndarray) -> np.ndarray | None:
