@@ -154,7 +154,7 @@ def test_eval_vision_on_vendored_photos(capsys):
     code, out, _ = run(capsys, "eval-vision", os.path.join(FIXTURES, "labels.json"))
     assert code == 0
     row = [l for l in out.splitlines() if l.startswith("| webcam-clutter")][0]
-    assert "| 3 | 1.000 | 1.000 | 1.000 |" in row
+    assert "| 5 | 1.000 | 1.000 | 1.000 |" in row  # five photos, all read exactly
 
 
 def test_console_script_help():
