@@ -354,36 +354,9 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
         blobs.append(((x0, y0), cands, comp, gray[y0:y1, x0:x1], lab[y0:y1, x0:x1]))
     # Pass 2: the die size, from faces that look like one square die.
     side = die_side if die_side else _die_side([f for _, cands, _, _, _ in blobs for faces, _ in cands for f in faces])
-    # Pass 3: read every candidate split of every blob. When none gives a die
-    # the reader could be sure of, the blob is read again with face and pips
-    # swapped.
-    reads = []
-    for offset, cands, comp, gray_blob, lab_blob in blobs:
-        per = _read_candidates(cands, offset, side, config, long_side, bool(die_side))
-        # Only a blob about a die's size and a halo (not a speck, not the
-        # tray's wall) may hide a die of the minority class.
-        fits = side is None or 0.8 * side * side <= np.count_nonzero(comp) <= (4 if die_side else 1e9) * side * side
-        if fits and not any(d.confidence >= config.sure_confidence for got in per for d in got):
-            flipped = _blob_faces(gray_blob, comp, min_area, flipped=True)
-            # A face of the minority class showing one pip is as likely a
-            # dark patch round a speck (a label, a shadow).
-            per += [[d for d in got if d.value > 1] for got in _read_candidates(flipped, offset, side, config, long_side, bool(die_side))]
-        # A light die on a light table stands out only in part: read the whole
-        # of the blob's outline too, when it is about a die's size. (A
-        # calibrated tray was measured with its dice standing out whole, so
-        # there this is not needed, and its ragged specks are not re-read.)
-        hull = None if calibrated else _ragged_hull(comp)
-        if hull is not None and not any(d.confidence >= config.sure_confidence for got in per for d in got):
-            if side is None or 0.6 * side * side <= cv2.countNonZero(hull) <= 2.5 * side * side:
-                per += _read_candidates(_blob_faces(gray_blob, hull, min_area), offset, side, config, long_side,
-                                        bool(die_side))
-        if not calibrated and not any(d.confidence >= config.sure_confidence for got in per for d in got):
-            # Pips of another colour than the face but of about its lightness
-            # (red pips on a blue die) are told by colour.
-            # Weaker evidence than lightness: read, never sure, never a lone pip.
-            per += [[replace(d, confidence=min(d.confidence, 0.75)) for d in got if d.value > 1]
-                    for got in _read_candidates(_colour_pips(lab_blob, cands), offset, side, config, long_side, False)]
-        reads.append(per)
+    # Pass 3: read every candidate split of every blob, and read it other
+    # ways while no reading is sure (see _read_blob).
+    reads = [_read_blob(blob, side, min_area, config, long_side, die_side, calibrated) for blob in blobs]
     # Pass 4: the die size again, from the surest multi-pip reads (a glint in
     # one pip can make the pip itself look like a die showing 1), and only
     # dice of about that size are kept.
@@ -411,6 +384,43 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
             unexplained += die_like
             foreign += large
     return dice, unexplained, foreign, side, lab
+
+
+def _read_blob(blob, side, min_area, config: ReaderConfig, long_side: int, die_side, calibrated: bool):
+    """Every reading of one blob: a list (one per candidate split) of dice lists.
+
+    ``blob``: ``(offset, candidates, mask, grey crop, Lab crop)`` from pass 1
+    of :func:`_read_work`. The candidates are read first; while no reading is
+    one the reader could be sure of, the blob is read again three more ways:
+    with face and pips swapped (a dark die in a light halo), over its whole
+    convex hull (a light die on a light table, not after a calibration), and
+    with pips told by colour (red pips on a blue die, not after a calibration).
+    """
+    offset, cands, comp, gray_blob, lab_blob = blob
+    known = bool(die_side)
+    per = _read_candidates(cands, offset, side, config, long_side, known)
+
+    def unsure():
+        return not any(d.confidence >= config.sure_confidence for got in per for d in got)
+
+    # Only a blob about a die's size and a halo (not a speck, not the tray's
+    # wall) may hide a die of the minority class. A face of the minority
+    # class showing one pip is as likely a dark patch round a speck (a label,
+    # a shadow).
+    fits = side is None or 0.8 * side * side <= np.count_nonzero(comp) <= (4 if known else 1e9) * side * side
+    if fits and unsure():
+        flipped = _blob_faces(gray_blob, comp, min_area, flipped=True)
+        per += [[d for d in got if d.value > 1] for got in _read_candidates(flipped, offset, side, config, long_side, known)]
+    # A calibrated tray was measured with its dice standing out whole, so its
+    # ragged specks are not re-read.
+    hull = None if calibrated else _ragged_hull(comp)
+    if hull is not None and unsure() and (side is None or 0.6 * side * side <= cv2.countNonZero(hull) <= 2.5 * side * side):
+        per += _read_candidates(_blob_faces(gray_blob, hull, min_area), offset, side, config, long_side, known)
+    if not calibrated and unsure():
+        # Weaker evidence than lightness: read, never sure, never a lone pip.
+        per += [[replace(d, confidence=min(d.confidence, 0.75)) for d in got if d.value > 1]
+                for got in _read_candidates(_colour_pips(lab_blob, cands), offset, side, config, long_side, False)]
+    return per
 
 
 def _read_candidates(cands, offset, side, config: ReaderConfig, long_side: int, known: bool) -> list[list[Die]]:
