@@ -410,11 +410,13 @@ def _read_blob(blob, side, min_area, config: ReaderConfig, long_side: int, die_s
     fits = side is None or 0.8 * side * side <= np.count_nonzero(comp) <= (4 if known else 1e9) * side * side
     if fits and unsure():
         flipped = _blob_faces(gray_blob, comp, min_area, flipped=True)
-        per += [[d for d in got if d.value > 1] for got in _read_candidates(flipped, offset, side, config, long_side, known)]
+        swapped = _read_candidates(flipped, offset, side, config, long_side, known)
+        per += [[d for d in got if d.value > 1] for got in swapped]
     # A calibrated tray was measured with its dice standing out whole, so its
     # ragged specks are not re-read.
     hull = None if calibrated else _ragged_hull(comp)
-    if hull is not None and unsure() and (side is None or 0.6 * side * side <= cv2.countNonZero(hull) <= 2.5 * side * side):
+    die_sized = hull is not None and (side is None or 0.6 * side * side <= cv2.countNonZero(hull) <= 2.5 * side * side)
+    if die_sized and unsure():
         per += _read_candidates(_blob_faces(gray_blob, hull, min_area), offset, side, config, long_side, known)
     if not calibrated and unsure():
         # Weaker evidence than lightness: read, never sure, never a lone pip.
@@ -752,9 +754,8 @@ def _top_face_pips(pips, face: np.ndarray, side: float):
     return keep
 
 
-def _read_face(
-    face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderConfig, long_side: int, known_side: float | None = None
-) -> Die | None:
+def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderConfig, long_side: int,
+               known_side: float | None = None) -> Die | None:
     """Read one face mask (uint8 0/255) with the pips in ``pip_mask``: a
     :class:`Die` in the mask's pixels plus ``offset``, or None. With
     ``known_side`` (the calibrated die side, px), faces far from that size are
