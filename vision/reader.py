@@ -237,7 +237,7 @@ def read_throw(
         scale = work.shape[1] / w
     # Without an area the picture's edge cuts dice, and a die not wholly in
     # the picture is not part of the throw read; a tray's area keeps them in.
-    edge = None if poly is not None else (w, h)
+    edge = poly is None
     dice, unexplained, foreign, side, lab = _read_work(work, config, die_size * scale if die_size else None, edge,
                                                        calibrated=bool(die_size))
     found = [d.size for d in dice if d.confidence >= 0.5]
@@ -311,18 +311,30 @@ def _foreground(lab: np.ndarray, config: ReaderConfig) -> np.ndarray:
     k = max(3, (max(small.shape[:2]) // 6) | 1)
     bg = cv2.medianBlur(small, k)
     bg = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
-    diff = cv2.absdiff(lab, bg).astype(np.float32)
-    dist = np.sqrt(diff[..., 0] ** 2 * 1.0 + diff[..., 1] ** 2 * 2.0 + diff[..., 2] ** 2 * 2.0)
-    fg = (dist > config.min_contrast).astype(np.uint8) * 255
-    return fg
+    return (_lab_dist2(lab, bg, _CHROMA_TWICE) > config.min_contrast**2).astype(np.uint8) * 255
 
 
-def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = None, edge=None, *,
+#: Weights of L, a and b in the colour distance that finds dice on a table:
+#: a difference in colour counts twice one in lightness.
+_CHROMA_TWICE = (1.0, 2.0, 2.0)
+
+
+def _lab_dist2(lab: np.ndarray, ref, weights=(1.0, 1.0, 1.0)) -> np.ndarray:
+    """Squared weighted colour distance of each pixel of ``lab`` (``H×W×3
+    uint8`` Lab) from ``ref`` (an image of the same shape, or one Lab colour):
+    ``H×W float32``, ``wL·ΔL² + wa·Δa² + wb·Δb²``."""
+    if not isinstance(ref, np.ndarray) or ref.shape != lab.shape:
+        ref = np.full_like(lab, np.asarray(ref).astype(np.uint8))
+    diff = cv2.absdiff(lab, ref)
+    return cv2.transform(cv2.multiply(diff, diff, dtype=cv2.CV_32F), np.float32([weights]))
+
+
+def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = None, edge: bool = False, *,
                calibrated: bool = False):
     """Dice in a working-scale image: ``(dice, die-like parts unexplained, large
-    parts unexplained, die side px, the image in Lab)``. ``edge``: not None
-    when the image's edge is the picture's, and die-like parts cut by it are
-    not counted as unexplained. ``calibrated``: ``die_side`` comes from a
+    parts unexplained, die side px, the image in Lab)``. ``edge``: the
+    image's edge is the picture's, and die-like parts cut by it are not
+    counted as unexplained. ``calibrated``: ``die_side`` comes from a
     calibration of the tray."""
     h, w = img.shape[:2]
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
@@ -407,7 +419,8 @@ def _read_blob(blob, side, min_area, config: ReaderConfig, long_side: int, die_s
     # wall) may hide a die of the minority class. A face of the minority
     # class showing one pip is as likely a dark patch round a speck (a label,
     # a shadow).
-    fits = side is None or 0.8 * side * side <= np.count_nonzero(comp) <= (4 if known else 1e9) * side * side
+    area = np.count_nonzero(comp)
+    fits = side is None or (area >= 0.8 * side * side and (not known or area <= 4 * side * side))
     if fits and unsure():
         flipped = _blob_faces(gray_blob, comp, min_area, flipped=True)
         swapped = _read_candidates(flipped, offset, side, config, long_side, known)
@@ -455,7 +468,7 @@ def _doubt_rivals(best: list[Die], pool: list[Die]) -> list[Die]:
         rival = max((d.confidence for d in pool if d.value != b.value and _same_place(d, b)
                      and not _pips_within(d, b)), default=0.0)
         if rival >= 0.6:
-            b = Die(b.value, b.center, b.size, b.corners, round(b.confidence * (1 - 0.5 * rival), 3), b.pips)
+            b = replace(b, confidence=round(b.confidence * (1 - 0.5 * rival), 3))
         out.append(b)
     return out
 
@@ -534,9 +547,7 @@ def _foreign(lab: np.ndarray, dice: list[Die], side: float, config: ReaderConfig
     pixels = lab[::step, ::step][inside[::step, ::step] > 0]
     if not len(pixels):
         return 0
-    med = np.median(pixels, axis=0)
-    diff = cv2.absdiff(lab, np.full_like(lab, med.astype(np.uint8)))
-    dist2 = cv2.transform(cv2.multiply(diff, diff, dtype=cv2.CV_32F), np.float32([[1.0, 2.0, 2.0]]))
+    dist2 = _lab_dist2(lab, np.median(pixels, axis=0), _CHROMA_TWICE)
     other = cv2.bitwise_and((dist2 > (2 * config.min_contrast) ** 2).astype(np.uint8) * 255, inside)
     cnts = _unexplained_parts(other, dice, (0, 0))
     for c in cnts:
@@ -567,9 +578,7 @@ def _colour_pips(lab: np.ndarray, cands) -> list:
             med = np.median(lab[inner], axis=0)
             if math.hypot(float(med[1]) - 128.0, float(med[2]) - 128.0) < 20.0:
                 continue  # a white, cream or wooden face: its pips differ in lightness
-            diff = cv2.absdiff(lab, np.full_like(lab, med.astype(np.uint8)))
-            dist = cv2.transform(cv2.multiply(diff, diff, dtype=cv2.CV_32F), np.float32([[1.0, 1.0, 1.0]]))
-            dist = np.sqrt(dist)
+            dist = np.sqrt(_lab_dist2(lab, med))
             vals = np.clip(dist[inner], 0, 255).astype(np.uint8)
             if vals.size < 20:
                 continue
@@ -713,6 +722,7 @@ def _split_touching(mask: np.ndarray, side: float | None) -> list[np.ndarray]:
 
 _ELLIPSE3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 
+
 def _blob_shape(labels: np.ndarray, stat, i: int) -> np.ndarray:
     """Blob ``i``'s shape: its second moments scaled to trace 2 (a disc gives
     ``[1, 0, 1]``: xx, xy, yy), from ``labels`` and its ``stat`` row."""
@@ -801,17 +811,17 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
     conf = max(0.2, 1.0 - max(0.0, size_spread - 0.25))
     spread = _spread_fit(pips, (cx, cy), side)
     layout = _layout_fit(_face_coords(cnt, rect, pips))
-    if len(pips) == 2 and layout < 1.0 and _free_places_empty(pips, pip_mask, side, ang):
+    # A two, three or four whose free layout places show no pip (see
+    # :func:`_free_places_empty`) is no part of a three, five or six.
+    whole = 2 <= len(pips) <= 4 and layout < 1.0 and _free_places_empty(pips, pip_mask, side, ang)
+    if len(pips) == 2 and whole:
         layout = max(layout, 0.9)  # a whole two, its outline aside
     if len(pips) >= 3:
         # The pips' own pattern, for a face whose outline takes in side faces.
-        # Three pips on a line or four on a parallelogram are weak evidence
-        # (a six's column, part of a six): enough to read, not to be sure.
-        # A three or four whose free layout places show no pip (see
-        # :func:`_free_places_empty`) is no part of a five or six.
-        weight = 1.0 if len(pips) >= 5 else 0.5
-        if weight < 1.0 and layout < 1.0 and _free_places_empty(pips, pip_mask, side, ang):
-            weight = 1.0
+        # Three pips on a line or four on a parallelogram that are not whole
+        # are weak evidence (a six's column, part of a six): enough to read,
+        # not to be sure.
+        weight = 1.0 if len(pips) >= 5 or whole else 0.5
         if layout < weight:
             layout = max(layout, weight * _pattern_fit(np.array([[p[0], p[1]] for p in pips])))
     conf *= 0.5 + 0.5 * layout
@@ -872,8 +882,8 @@ def _free_places_empty(pips, pip_mask: np.ndarray, side: float, angle: float) ->
     side), and they leave the other diagonal's corners free (a five has pips
     there); two leave the centre free too (a three).
     Four pips must span a square of at least a quarter side (two rows of a
-    six span half as much one way as the other), and they leave the middle of each side and the
-    centre free (a six, a five). A place holds a pip when over a third of a
+    six span half as much one way as the other), and they leave the middle
+    of each side and the centre free (a six, a five). A place holds a pip when over a third of a
     pip-sized disc there is of the pips' class: a missed pip (glare, merged
     with a shadow) shows up so.
     """
@@ -899,12 +909,12 @@ def _free_places_empty(pips, pip_mask: np.ndarray, side: float, angle: float) ->
     else:
         return False
     h, w = pip_mask.shape[:2]
+    disc = np.zeros((int(2 * r) + 3, int(2 * r) + 3), np.uint8)
+    c = disc.shape[0] // 2
+    cv2.circle(disc, (c, c), int(round(r)), 1, -1)
     for x, y in free:
         if not (r <= x < w - r and r <= y < h - r):
             return False  # the place is off the picture: nothing to tell
-        disc = np.zeros((int(2 * r) + 3, int(2 * r) + 3), np.uint8)
-        c = disc.shape[0] // 2
-        cv2.circle(disc, (c, c), int(round(r)), 1, -1)
         x0, y0 = int(round(x)) - c, int(round(y)) - c
         patch = pip_mask[max(0, y0):y0 + disc.shape[0], max(0, x0):x0 + disc.shape[1]]
         if patch.shape != disc.shape:
