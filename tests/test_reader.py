@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from hardware.render import RenderStyle, render_throw
-from vision.reader import Die, UnreadableImage, annotate, load_image, read_dice
+from vision.reader import PIP_LAYOUT, Die, UnreadableImage, annotate, load_image, read_dice, read_throw
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "photos")
 
@@ -378,3 +378,62 @@ def test_pips_of_another_colour_but_the_same_lightness_are_read():
     read = read_throw(cv2.GaussianBlur(img, (3, 3), 0), expect=3)
     assert read.values == (2, 5, 6)
     assert not read.sure and all(d.confidence <= 0.75 for d in read.dice)
+
+
+def _faces_on_wood(values, side=70, edge=18, marks=()):
+    """A 640×480 picture of dice faces that do not stand out from a wooden
+    table: the faces are the table's colour, outlined by an edge ``edge``
+    grey levels darker (under the reader's contrast for a face), with dark
+    pips of 0.18 side at the standard layout. ``marks``: extra dark dots
+    ``(x, y, r)`` px on the bare table."""
+    rng = np.random.default_rng(0)
+    img = np.empty((480, 640, 3), np.float32)
+    img[:] = (150, 185, 215)
+    img += rng.normal(0, 3, (480, 640, 1))
+    img += (6 * np.sin(np.arange(480) / 7.0))[:, None, None]  # grain
+    for k, v in enumerate(values):
+        cx, cy = 100 + (k % 3) * 200, 130 + (k // 3) * 220
+        half = side // 2
+        cv2.rectangle(img, (cx - half, cy - half), (cx + half, cy + half), (150 - edge, 185 - edge, 215 - edge), 2)
+        for u, w in PIP_LAYOUT[v]:
+            centre = (round(cx + u * 0.27 * side), round(cy + w * 0.27 * side))
+            cv2.circle(img, centre, round(0.09 * side), (40, 45, 50), -1, cv2.LINE_AA)
+    for x, y, r in marks:
+        cv2.circle(img, (x, y), r, (40, 45, 50), -1, cv2.LINE_AA)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def test_dice_that_do_not_stand_out_are_read_from_their_pips():
+    """Wooden dice on wood: no face stands out, so each die is found from its
+    pips. Such dice are read, but the reader is never sure of them (it saw
+    no face)."""
+    read = read_throw(_faces_on_wood([1, 2, 3, 4, 5, 6]))
+    assert sorted(read.values) == [1, 2, 3, 4, 5, 6]
+    assert all(0.3 <= d.confidence < 0.8 for d in read.dice)
+    assert not read.sure and "6 of the dice are hard to read" in read.reasons
+    for d in read.dice:
+        assert 55 <= d.size <= 85  # the faces are 70 px
+        assert len(d.pips) == d.value
+
+
+def test_dots_that_are_no_die_face_are_not_read_from_their_pips():
+    """Dark dots on the table that make no die face are not dice: a round mark
+    with no face's edge round it (a screw head), a row of eight dots
+    (lettering), and five dots in no face's pattern."""
+    row = [(60 + 22 * k, 100, 6) for k in range(8)]
+    scatter = [(420, 80, 6), (470, 95, 6), (440, 130, 6), (500, 150, 6), (415, 165, 6)]
+    screw = [(320, 360, 7)]
+    read = read_throw(_faces_on_wood([], marks=row + scatter + screw))
+    assert read.values == ()
+    # The same marks beside a real face do not change its reading.
+    read = read_throw(_faces_on_wood([4], marks=scatter + screw))
+    assert read.values == (4,)
+
+
+def test_linked_groups():
+    """Connected parts of an adjacency matrix, each a sorted list of indices."""
+    from vision.reader import _linked
+
+    adj = np.eye(5, dtype=bool)
+    adj[0, 3] = adj[3, 0] = adj[3, 4] = adj[4, 3] = True
+    assert sorted(_linked(adj)) == [[0, 3, 4], [1], [2]]

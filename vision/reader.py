@@ -377,8 +377,7 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
         if len(sure) >= 2:
             side = float(np.median(sure))
     dice: list[Die] = []
-    unexplained, foreign = 0, huge
-    for per, (offset, _, comp, _, _) in zip(reads, blobs):
+    for per in reads:
         # Every candidate split may explain part of the blob (a white die and a
         # red die touching come apart at different thresholds): take the
         # surest dice first, and no two in the same place.
@@ -391,8 +390,17 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
                 continue
             best.append(d)
         dice.extend(_doubt_rivals(best, pool))
-        if side:
-            die_like, large = _leftover(comp, offset, best, side, (w, h) if edge else None)
+    # Pass 5: dice whose faces did not stand out from the table (a wooden
+    # die on wood), found from their pips alone. A calibrated tray was
+    # measured with its dice standing out whole.
+    if not calibrated:
+        pip_side = _pip_scale(gray, dice, long_side)
+        if pip_side:
+            dice = _add_pip_dice(dice, _pip_dice(gray, dice, pip_side))
+    unexplained, foreign = 0, huge
+    if side:
+        for offset, _, comp, _, _ in blobs:
+            die_like, large = _leftover(comp, offset, dice, side, (w, h) if edge else None)
             unexplained += die_like
             foreign += large
     return dice, unexplained, foreign, side, lab
@@ -1071,6 +1079,308 @@ def _layout_fit(uv: np.ndarray) -> float:
         fit *= max(0.0, 1.0 - max(0.0, float(np.linalg.norm(shift)) - 0.1) * 4.0)
         best = max(best, fit)
     return float(best)
+
+
+# --------------------------------------------------------------------------
+# Pips first: dice whose faces do not stand out from the table
+# --------------------------------------------------------------------------
+
+#: How much darker (or lighter) than its surroundings a pip is, in Lab
+#: lightness units, after a black-hat (top-hat) filter of about half a die.
+_PIP_CONTRAST = 40
+
+#: A pip's diameter as a share of the die's side. Measured on the dice of
+#: the development photos (wooden, cream and plastic dice): 0.15-0.22.
+_PIP_SHARE = 0.18
+
+
+def _pip_scale(gray: np.ndarray, dice: list[Die], long_side: int) -> float | None:
+    """The die side, px, to look for pips at: the median size of the dice
+    read with confidence 0.5 or more; while fewer than two dice are sure, the
+    size the pips in the picture suggest (:func:`_pip_side`) when it is
+    within a factor 1.5 of that (or nothing was read). None when neither
+    says anything."""
+    sizes = [d.size for d in dice if d.confidence >= 0.5]
+    read = float(np.median(sizes)) if sizes else None
+    if sum(d.confidence >= 0.8 for d in dice) >= 2:
+        return read
+    from_pips = _pip_side(gray, long_side)
+    if from_pips and (read is None or 0.67 <= from_pips / read <= 1.5):
+        return from_pips
+    return read
+
+
+def _pip_side(gray: np.ndarray, long_side: int) -> float | None:
+    """The die side, px, the round dark spots of ``gray`` (``H×W uint8``)
+    suggest: their median diameter over :data:`_PIP_SHARE`; None with fewer
+    than three. Spots are looked for between 0.8% and 6% of ``long_side`` wide.
+    """
+    resp = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, _rect(0.05 * long_side))
+    radii = [math.sqrt(a / math.pi) for _, _, a in _round_spots(resp, (0.004 * long_side) ** 2 * math.pi,
+                                                                (0.03 * long_side) ** 2 * math.pi, 0.6)]
+    if len(radii) < 3:
+        return None
+    return float(np.median(radii)) * 2.0 / _PIP_SHARE
+
+
+def _rect(size: float) -> np.ndarray:
+    """A square structuring element of about ``size`` px (odd, at least 3)."""
+    k = max(3, int(round(size)) | 1)
+    return cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+
+
+def _round_spots(resp: np.ndarray, min_area: float, max_area: float, roundness: float,
+                 exclude: np.ndarray | None = None) -> list[tuple[float, float, float]]:
+    """Round spots of a black-hat or top-hat response ``resp`` (``H×W uint8``):
+    ``(x, y, area)`` in px and px², for the parts over :data:`_PIP_CONTRAST`
+    with an area in ``[min_area, max_area]``, a box and a fill of at least
+    ``roundness``, and second moments no more squashed than 1:2.2 (a side
+    face's pips, seen edge-on, are). ``exclude``: uint8 mask of places not to
+    look (the faces already read)."""
+    mask = cv2.threshold(resp, _PIP_CONTRAST, 255, cv2.THRESH_BINARY)[1]
+    if exclude is not None:
+        mask = cv2.bitwise_and(mask, cv2.bitwise_not(exclude))
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    spots = []
+    for i in range(1, n):
+        a = float(stats[i, cv2.CC_STAT_AREA])
+        bw, bh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
+        if not min_area <= a <= max_area:
+            continue
+        if min(bw, bh) / max(bw, bh) < roundness or a / float(bw * bh) < roundness:
+            continue
+        xx, xy, yy = _blob_shape(labels, stats[i], i)
+        lo, hi = np.linalg.eigvalsh(np.array([[xx, xy], [xy, yy]]))
+        if lo < 0.45 * hi:
+            continue
+        spots.append((float(cents[i][0]), float(cents[i][1]), a))
+    return spots
+
+
+def _pip_dice(gray: np.ndarray, dice: list[Die], side: float) -> list[Die]:
+    """Dice found from their pips alone, where no die was read.
+
+    ``gray``: the working image's lightness (``H×W uint8``); ``dice``: the
+    dice read from their faces (their faces, grown by 10%, are not looked
+    at again); ``side``: the die side to look for, px. Dark pips (a black-hat
+    filter of half a die) and light pips (a top-hat) are found as round
+    spots of a pip's size. Spots closer than 0.6 side and of like size are
+    linked into groups; a group of two to six pips is a die when its pips
+    make a face's pattern at a face's spacing on a plain face (see
+    :func:`_pip_group_die`). A group of more (pips of a side face or a
+    neighbour taken in) sheds its pips of the oddest size, up to four. Then
+    two lone pips that are each other's nearest, 0.55-0.95 side apart, may be
+    a two, and a lone dark pip on a plain face with an edge round it a one
+    (:func:`_lone_pip_die`). Pip-first dice are never sure: confidence at
+    most 0.79 (0.6 for a one), for the face itself was not seen.
+    """
+    h, w = gray.shape
+    own = np.zeros((h, w), np.uint8)
+    for d in dice:
+        c = np.array([d.corners], np.float32)
+        mid = c.mean(axis=1, keepdims=True)
+        cv2.fillPoly(own, (mid + (c - mid) * 1.1).round().astype(np.int32), 255)
+    blocking = [d for d in dice if d.confidence >= 0.5]
+    out: list[Die] = []
+    kernel = _rect(0.45 * side)
+    for op in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):
+        resp = cv2.morphologyEx(gray, op, kernel)
+        spots = _round_spots(resp, 0.006 * side * side, 0.08 * side * side, 0.5, own)
+        if not spots:
+            continue
+        pips = np.array(spots)
+        pip_mask = cv2.bitwise_and(cv2.threshold(resp, _PIP_CONTRAST, 255, cv2.THRESH_BINARY)[1],
+                                   cv2.bitwise_not(own))
+        dist = np.linalg.norm(pips[:, None, :2] - pips[None, :, :2], axis=2)
+        ratio = pips[:, None, 2] / pips[None, :, 2]
+        groups = _linked((dist < 0.6 * side) & (ratio > 0.4) & (ratio < 2.5))
+        np.fill_diagonal(dist, np.inf)
+        nearest = dist.min(axis=1)
+        lone = []
+        for g in groups:
+            if len(g) == 1:
+                lone.append(g[0])
+                if op == cv2.MORPH_BLACKHAT and nearest[g[0]] >= 0.9 * side:
+                    d = _lone_pip_die(pips[g[0]], gray, pip_mask, side, blocking)
+                    if d is not None:
+                        out.append(d)
+                        lone.pop()
+                continue
+            if len(g) > 10:
+                continue  # a patch of lettering or a keyboard, not a die
+            for _ in range(4):
+                d = _pip_group_die(pips[g], gray, pip_mask, side, blocking) if len(g) <= 6 else None
+                if d is not None or len(g) <= 2:
+                    break
+                sizes = np.log(pips[g, 2])
+                g.pop(int(np.argmax(np.abs(sizes - np.median(sizes)))))
+            if d is not None:
+                out.append(d)
+        for i in lone:
+            for j in lone:
+                if j > i and 0.55 * side <= dist[i, j] <= 0.95 * side and dist[i, j] <= min(nearest[i], nearest[j]):
+                    d = _pip_group_die(pips[[i, j]], gray, pip_mask, side, blocking)
+                    if d is not None:
+                        out.append(d)
+    return out
+
+
+def _linked(adjacent: np.ndarray) -> list[list[int]]:
+    """The groups (lists of indices) of an ``N×N`` bool adjacency matrix's
+    connected parts."""
+    n = len(adjacent)
+    label = np.arange(n)
+    while True:
+        # Every point takes the smallest label among itself and its neighbours.
+        new = np.where(adjacent, label[None, :], n).min(axis=1)
+        new = np.minimum(new, label)
+        new = new[new]
+        if np.array_equal(new, label):
+            break
+        label = new
+    return [np.flatnonzero(label == k).tolist() for k in np.unique(label)]
+
+
+def _face_ring(gray: np.ndarray, centre, outer: float, holes):
+    """A face round pips: ``(lightness, (x0, y0, x1, y1), mask)``, or None
+    when it leaves the picture.
+
+    The face is the disc of ``outer`` px round ``centre`` (``(x, y)`` px) in
+    ``gray`` (``H×W uint8``), less the discs ``holes`` (``(x, y, r)`` px);
+    ``lightness`` is its pixels' values (float32), ``mask`` (uint8) marks them
+    in the crop ``x0:x1, y0:y1``."""
+    h, w = gray.shape
+    x, y = centre
+    if x < outer or y < outer or x > w - outer or y > h - outer:
+        return None
+    x0, y0 = int(x - outer), int(y - outer)
+    x1, y1 = int(math.ceil(x + outer)) + 1, int(math.ceil(y + outer)) + 1
+    crop = gray[y0:y1, x0:x1]
+    m = np.zeros(crop.shape, np.uint8)
+    cv2.circle(m, (round(x - x0), round(y - y0)), round(outer), 255, -1)
+    for hx, hy, r in holes:
+        cv2.circle(m, (round(hx - x0), round(hy - y0)), round(r) + 1, 0, -1)
+    return crop[m > 0].astype(np.float32), (x0, y0, x1, y1), m
+
+
+def _pip_group_die(pips: np.ndarray, gray: np.ndarray, pip_mask: np.ndarray, side: float,
+                   blocking: list[Die]) -> Die | None:
+    """A die from a group of 2-6 pips (``N×3``: ``x, y, area``, px), or None.
+
+    The pips must be of like size (spread of areas at most 35%), make a
+    face's pattern (:func:`_pattern_fit`) with a pip spacing of 0.17-0.36
+    side (the layout's outer pips sit about 0.27 side from the centre), and
+    lie on a plain face that ends (:func:`_face_ends`): over the face's disc,
+    outside the pips, at most 2% is of the pips' class (``pip_mask``, uint8),
+    and the face differs from the pips by more than half its own spread of
+    lightness. The die's centre
+    must be at least 0.85 side from every die read from its face
+    (``blocking``).
+    """
+    n = len(pips)
+    pts, areas = pips[:, :2], pips[:, 2]
+    if areas.std() > 0.35 * areas.mean():
+        return None
+    mid = pts.mean(axis=0)
+    if any(math.dist(mid, d.center) < 0.85 * max(side, d.size) for d in blocking):
+        return None
+    ref = np.array(PIP_LAYOUT[n], np.float64)
+    ref_rms = math.sqrt(float(((ref - ref.mean(axis=0)) ** 2).sum(axis=1).mean()))
+    spacing = math.sqrt(float(((pts - mid) ** 2).sum(axis=1).mean())) / ref_rms / side
+    if not 0.17 <= spacing <= 0.36:
+        return None
+    size = side * spacing / 0.27  # this face's side, px
+    r = math.sqrt(float(areas.mean()) / math.pi)
+    ring = _face_ring(gray, mid, 0.475 * size, [(x, y, 1.6 * r) for x, y in pts])
+    if ring is None:
+        return None
+    face, (x0, y0, x1, y1), m = ring
+    if face.size < 10:
+        return None
+    stray = cv2.countNonZero(cv2.bitwise_and(pip_mask[y0:y1, x0:x1], m)) / face.size
+    pip_level = float(np.median([gray[round(y), round(x)] for x, y in pts]))
+    lo, med, hi = np.percentile(face, (10, 50, 90))
+    conf = _pattern_fit(pts) if n >= 3 else 1.0
+    conf *= max(0.0, 1.0 - max(0.0, stray - 0.02) * 20.0)
+    conf *= min(1.0, max(0.0, (abs(med - pip_level) - 0.5 * (hi - lo)) / 30.0))
+    conf *= _face_ends(gray, mid, size, med)
+    if conf < 0.3:
+        return None
+    return _pip_die(n, mid, size, min(0.79, conf), pts)
+
+
+def _lone_pip_die(pip, gray: np.ndarray, pip_mask: np.ndarray, side: float, blocking: list[Die]) -> Die | None:
+    """A one from a lone dark pip ``(x, y, area)`` (px), or None.
+
+    A one's pip is 12-32% of the side wide, and sits alone in a plain face:
+    within 0.42 side of it, outside the pip, at most 0.5% is of the pips'
+    class and the face differs from the pip by more than its own spread of
+    lightness. The face must end (:func:`_face_ends`: a round mark on a
+    plain tray, a screw head, has no die round it). The die's
+    centre must be at least 1.05 side from every die read from its face
+    (``blocking``).
+    """
+    x, y, a = pip
+    r = math.sqrt(a / math.pi)
+    if not 0.06 * side <= r <= 0.16 * side:
+        return None
+    if any(math.dist((x, y), d.center) < 1.05 * max(side, d.size) for d in blocking):
+        return None
+    ring = _face_ring(gray, (x, y), 0.42 * side, [(x, y, 1.6 * r)])
+    if ring is None:
+        return None
+    face, (x0, y0, x1, y1), m = ring
+    stray = cv2.countNonZero(cv2.bitwise_and(pip_mask[y0:y1, x0:x1], m)) / max(1, face.size)
+    lo, med, hi = np.percentile(face, (10, 50, 90))
+    conf = max(0.0, 1.0 - max(0.0, stray - 0.005) * 50.0)
+    conf *= min(1.0, max(0.0, (abs(med - float(gray[round(y), round(x)])) - (hi - lo)) / 30.0))
+    conf *= _face_ends(gray, (x, y), side, med)
+    if conf < 0.3:
+        return None
+    return _pip_die(1, (x, y), side, min(0.6, conf), np.array([[x, y]]))
+
+
+def _face_ends(gray: np.ndarray, centre, side: float, level: float) -> float:
+    """How clearly a face of ``side`` px round ``centre`` (``(x, y)`` px) ends (0-1).
+
+    Along 16 rays from 0.4 to 0.9 side out, the lightness of ``gray``
+    (``H×W uint8``) must somewhere depart from the face's ``level`` by over
+    15: the face's edge, its side faces or its shadow. 60% of the rays or
+    fewer give 0, 85% or more give 1. A mark on a plain tray (a screw head,
+    dots of print) has no face that ends.
+    """
+    h, w = gray.shape
+    x, y = centre
+    turns = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+    reach = np.linspace(0.4 * side, 0.9 * side, 12)
+    xs = np.clip(np.round(x + np.outer(np.cos(turns), reach)).astype(int), 0, w - 1)
+    ys = np.clip(np.round(y + np.outer(np.sin(turns), reach)).astype(int), 0, h - 1)
+    ends = float(np.mean(np.any(np.abs(gray[ys, xs].astype(np.float32) - level) > 15, axis=1)))
+    return min(1.0, max(0.0, (ends - 0.6) / 0.25))
+
+
+def _pip_die(value: int, mid, size: float, conf: float, pts: np.ndarray) -> Die:
+    """A :class:`Die` found from its pips: an upright square of ``size`` px round ``mid``."""
+    half = size / 2
+    corners = tuple((float(mid[0] + dx * half), float(mid[1] + dy * half))
+                    for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1)))
+    return Die(value=value, center=(float(mid[0]), float(mid[1])), size=float(size), corners=corners,
+               confidence=round(float(conf), 3), pips=tuple((float(x), float(y)) for x, y in pts))
+
+
+def _add_pip_dice(dice: list[Die], found: list[Die]) -> list[Die]:
+    """``dice`` with the pip-first dice ``found`` added.
+
+    A pip-first die is left out where a die of at least 70% its size, or a
+    surer one, was read within 0.9 of its side; a smaller, less sure reading
+    there (a speck read as a die) gives way to it.
+    """
+    def near(d: Die, e: Die) -> bool:
+        return math.dist(d.center, e.center) < 0.9 * e.size
+
+    found = [e for e in found if not any(near(d, e) and (d.size >= 0.7 * e.size or d.confidence >= e.confidence)
+                                         for d in dice)]
+    return [d for d in dice if not any(near(d, e) for e in found)] + found
 
 
 # --------------------------------------------------------------------------
