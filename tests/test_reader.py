@@ -437,3 +437,22 @@ def test_linked_groups():
     adj = np.eye(5, dtype=bool)
     adj[0, 3] = adj[3, 0] = adj[3, 4] = adj[4, 3] = True
     assert sorted(_linked(adj)) == [[0, 3, 4], [1], [2]]
+
+
+def test_a_lone_pip_must_be_convex():
+    """A one's pip is a disc; a key's arrow or letter of the same size is not
+    (solidity under 0.8)."""
+    from vision.reader import _pip_solidity_fit
+
+    face = np.full((100, 100), 255, np.uint8)
+    disc = np.zeros_like(face)
+    cv2.circle(disc, (50, 50), 8, 255, -1)
+    assert _pip_solidity_fit((50.0, 50.0, float(np.count_nonzero(disc))), face, disc) == 1.0
+    arrow = np.zeros_like(face)
+    cv2.fillPoly(arrow, [np.int32([[50, 38], [62, 50], [54, 50], [54, 62], [46, 62], [46, 50], [38, 50]])], 255)
+    assert _pip_solidity_fit((50.0, 52.0, float(np.count_nonzero(arrow))), face, arrow) == 0.0
+    letter = np.zeros_like(face)
+    cv2.putText(letter, "L", (42, 60), cv2.FONT_HERSHEY_SIMPLEX, 0.8, 255, 4)
+    ys, xs = np.nonzero(letter)
+    pip = (float(xs[len(xs) // 2]), float(ys[len(ys) // 2]), float(len(xs)))
+    assert _pip_solidity_fit(pip, face, letter) == 0.0

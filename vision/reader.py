@@ -876,7 +876,31 @@ def _lone_pip_fit(pip, face: np.ndarray, pip_mask: np.ndarray) -> float:
     cover = n_face / max(1, n_ring)
     clutter = cv2.countNonZero(cv2.bitwise_and(on_face, pip_mask)) / max(1, n_face)
     fit = min(1.0, max(0.0, (cover - 0.7) / 0.15))
-    return fit * min(1.0, max(0.0, 1.0 - (clutter - 0.01) * 20.0))
+    fit *= min(1.0, max(0.0, 1.0 - (clutter - 0.01) * 20.0))
+    return fit * _pip_solidity_fit(pip, face, pip_mask)
+
+
+def _pip_solidity_fit(pip, face: np.ndarray, pip_mask: np.ndarray) -> float:
+    """How much a lone pip's outline looks like a pip's (0-1): its solidity
+    (area over its convex hull's area) of 0.9 or more gives 1, 0.8 or less 0.
+
+    A pip is a filled disc, seen as an ellipse: convex. A key's symbol, an
+    arrow or a letter is not. Measured on the webcam photos: the ones read
+    there had a solidity of 0.94-1.0, the marks on keys 0.7-0.88. A pip of
+    under 20 px is too coarse to tell, and gives 1.
+    """
+    x, y = round(pip[0]), round(pip[1])
+    h, w = pip_mask.shape[:2]
+    if pip[2] < 20 or not (0 <= x < w and 0 <= y < h):
+        return 1.0
+    _, labels = cv2.connectedComponents(cv2.bitwise_and(pip_mask, face), connectivity=8)
+    k = labels[y, x]
+    if k == 0:
+        return 1.0
+    cnts, _ = cv2.findContours((labels == k).view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    outline = max(cnts, key=cv2.contourArea)
+    solidity = cv2.contourArea(outline) / max(1.0, cv2.contourArea(cv2.convexHull(outline)))
+    return min(1.0, max(0.0, (solidity - 0.8) / 0.1))
 
 
 def _free_places_empty(pips, pip_mask: np.ndarray, side: float, angle: float) -> bool:
@@ -1088,6 +1112,11 @@ def _layout_fit(uv: np.ndarray) -> float:
 #: How much darker (or lighter) than its surroundings a pip is, in Lab
 #: lightness units, after a black-hat (top-hat) filter of about half a die.
 _PIP_CONTRAST = 40
+
+#: The most confidence a die found from its pips alone may have (a one:
+#: ``_PIP_FIRST_ONE_MOST``), under the sure confidence: its face was not seen.
+_PIP_FIRST_MOST = 0.79
+_PIP_FIRST_ONE_MOST = 0.6
 
 #: A pip's diameter as a share of the die's side. Measured on the dice of
 #: the development photos (wooden, cream and plastic dice): 0.15-0.22.
@@ -1306,7 +1335,7 @@ def _pip_group_die(pips: np.ndarray, gray: np.ndarray, pip_mask: np.ndarray, sid
     conf *= _face_ends(gray, mid, size, med)
     if conf < 0.3:
         return None
-    return _pip_die(n, mid, size, min(0.79, conf), pts)
+    return _pip_die(n, mid, size, min(_PIP_FIRST_MOST, conf), pts)
 
 
 def _lone_pip_die(pip, gray: np.ndarray, pip_mask: np.ndarray, side: float, blocking: list[Die]) -> Die | None:
@@ -1337,7 +1366,7 @@ def _lone_pip_die(pip, gray: np.ndarray, pip_mask: np.ndarray, side: float, bloc
     conf *= _face_ends(gray, (x, y), side, med)
     if conf < 0.3:
         return None
-    return _pip_die(1, (x, y), side, min(0.6, conf), np.array([[x, y]]))
+    return _pip_die(1, (x, y), side, min(_PIP_FIRST_ONE_MOST, conf), np.array([[x, y]]))
 
 
 def _face_ends(gray: np.ndarray, centre, side: float, level: float) -> float:
