@@ -456,3 +456,26 @@ def test_a_lone_pip_must_be_convex():
     ys, xs = np.nonzero(letter)
     pip = (float(xs[len(xs) // 2]), float(ys[len(ys) // 2]), float(len(xs)))
     assert _pip_solidity_fit(pip, face, letter) == 0.0
+
+
+def test_keys_of_a_laptop_at_the_picture_edge_are_not_ones():
+    """A laptop cut by the picture's edge, its dark keys each with a light
+    round symbol (key-sized, like a one): they are not read as dice, and the
+    read is not sure (something there could not be told from a die). A die
+    beside it is read."""
+    rng = np.random.default_rng(1)
+    img = np.empty((480, 640, 3), np.float32)
+    img[:] = (110, 140, 170)
+    img += rng.normal(0, 3, (480, 640, 1))
+    cv2.rectangle(img, (520, -5), (660, 250), (150, 150, 152), -1)
+    for row in range(4):
+        for col in range(2):
+            x, y = 540 + col * 52, 20 + row * 52
+            cv2.rectangle(img, (x, y), (x + 44, y + 44), (35, 35, 38), -1)
+            cv2.circle(img, (x + 30, y + 22), 5, (200, 200, 200), -1, cv2.LINE_AA)
+    cv2.rectangle(img, (150, 200), (194, 244), (235, 240, 242), -1)
+    for u in (-1, 0, 1):
+        cv2.circle(img, (172 + u * 12, 222 + u * 12), 4, (30, 30, 30), -1, cv2.LINE_AA)
+    read = read_throw(np.clip(img, 0, 255).astype(np.uint8))
+    assert read.values == (3,)
+    assert not read.sure and "something die-sized could not be read" in read.reasons

@@ -377,7 +377,8 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
         if len(sure) >= 2:
             side = float(np.median(sure))
     dice: list[Die] = []
-    for per in reads:
+    doubted = 0
+    for per, (offset, _, comp, _, _) in zip(reads, blobs):
         # Every candidate split may explain part of the blob (a white die and a
         # red die touching come apart at different thresholds): take the
         # surest dice first, and no two in the same place.
@@ -389,7 +390,16 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
             if any(_same_place(d, b) for b in best):
                 continue
             best.append(d)
-        dice.extend(_doubt_rivals(best, pool))
+        best = _doubt_rivals(best, pool)
+        if edge and side and best and cv2.countNonZero(comp) > 3 * side * side and _cut_by_edge(comp, offset, (w, h)):
+            # Something larger than a die and cut by the picture's edge (a
+            # laptop, a box): a key with a symbol looks like a one. Only dice
+            # of two pips or more read surely count in it, and the read is
+            # not sure when anything else was read there.
+            kept = [d for d in best if d.value > 1 and d.confidence >= config.sure_confidence]
+            doubted += len(kept) < len(best)
+            best = kept
+        dice.extend(best)
     # Pass 5: dice whose faces did not stand out from the table (a wooden
     # die on wood), found from their pips alone. A calibrated tray was
     # measured with its dice standing out whole.
@@ -397,7 +407,7 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
         pip_side = _pip_scale(gray, dice, long_side)
         if pip_side:
             dice = _add_pip_dice(dice, _pip_dice(gray, dice, pip_side))
-    unexplained, foreign = 0, huge
+    unexplained, foreign = doubted, huge
     if side:
         for offset, _, comp, _, _ in blobs:
             die_like, large = _leftover(comp, offset, dice, side, (w, h) if edge else None)
@@ -507,6 +517,17 @@ def _unexplained_parts(mask: np.ndarray, dice: list[Die], offset) -> list[np.nda
     rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     cnts, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     return list(cnts)
+
+
+def _cut_by_edge(comp: np.ndarray, offset, size) -> bool:
+    """True when a blob's mask (uint8, its corner at ``offset``, ``(x, y)`` px)
+    touches the edge of a picture of ``size`` ``(w, h)`` px."""
+    ys, xs = np.nonzero(comp)
+    if not len(xs):
+        return False
+    x0, y0 = xs.min() + offset[0], ys.min() + offset[1]
+    x1, y1 = xs.max() + offset[0], ys.max() + offset[1]
+    return x0 <= 1 or y0 <= 1 or x1 >= size[0] - 2 or y1 >= size[1] - 2
 
 
 def _leftover(comp: np.ndarray, offset, dice: list[Die], side: float, edge=None) -> tuple[int, int]:
