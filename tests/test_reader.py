@@ -479,3 +479,17 @@ def test_keys_of_a_laptop_at_the_picture_edge_are_not_ones():
     read = read_throw(np.clip(img, 0, 255).astype(np.uint8))
     assert read.values == (3,)
     assert not read.sure and "something die-sized could not be read" in read.reasons
+
+
+def test_a_face_from_its_pips_is_told_from_its_side_face_and_specks():
+    """Pips first, at an angle: a two whose side face shows three squashed
+    pips just below it is a two; a six with a dark speck beside it is a six,
+    not the three of one of its columns."""
+    img = _faces_on_wood([2, 6], edge=18)
+    cx, cy, side = 100, 130, 70
+    for u in (-1, 0, 1):  # the side face below the two, seen at a slant
+        centre = (round(cx + u * 0.27 * side), round(cy + 0.5 * side + 9))
+        cv2.ellipse(img, centre, (6, 4), 0, 0, 360, (40, 45, 50), -1, cv2.LINE_AA)
+    cv2.circle(img, (342, 132), 4, (40, 45, 50), -1, cv2.LINE_AA)  # a speck by the six
+    read = read_throw(img)
+    assert sorted(read.values) == [2, 6]

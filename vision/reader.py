@@ -25,6 +25,7 @@ Example::
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from dataclasses import dataclass, field, replace
 
@@ -1217,11 +1218,10 @@ def _pip_dice(gray: np.ndarray, dice: list[Die], side: float) -> list[Die]:
     spots of a pip's size. Spots closer than 0.6 side and of like size are
     linked into groups; a group of two to six pips is a die when its pips
     make a face's pattern at a face's spacing on a plain face (see
-    :func:`_pip_group_die`). A group of more (pips of a side face or a
-    neighbour taken in) sheds its pips of the oddest size, up to four. Then
-    two lone pips that are each other's nearest, 0.55-0.95 side apart, may be
-    a two, and a lone dark pip on a plain face with an edge round it a one
-    (:func:`_lone_pip_die`). Pip-first dice are never sure: confidence at
+    :func:`_pip_group_dice`: a group that took in a side face's pips or a
+    speck is tried in parts). A lone dark pip on a plain face with an edge
+    round it may be a one (:func:`_lone_pip_die`). Then two of the pips
+    left, 0.55-0.95 side apart, may be a two (with 30 pips left or fewer). Pip-first dice are never sure: confidence at
     most 0.79 (0.6 for a one), for the face itself was not seen.
     """
     h, w = gray.shape
@@ -1246,33 +1246,64 @@ def _pip_dice(gray: np.ndarray, dice: list[Die], side: float) -> list[Die]:
         groups = _linked((dist < 0.6 * side) & (ratio > 0.4) & (ratio < 2.5))
         np.fill_diagonal(dist, np.inf)
         nearest = dist.min(axis=1)
-        lone = []
+        found: list[Die] = []
         for g in groups:
             if len(g) == 1:
-                lone.append(g[0])
                 if op == cv2.MORPH_BLACKHAT and nearest[g[0]] >= 0.9 * side:
                     d = _lone_pip_die(pips[g[0]], gray, pip_mask, side, blocking)
                     if d is not None:
-                        out.append(d)
-                        lone.pop()
-                continue
-            if len(g) > 10:
-                continue  # a patch of lettering or a keyboard, not a die
-            for _ in range(4):
-                d = _pip_group_die(pips[g], gray, pip_mask, side, blocking) if len(g) <= 6 else None
-                if d is not None or len(g) <= 2:
-                    break
-                sizes = np.log(pips[g, 2])
-                g.pop(int(np.argmax(np.abs(sizes - np.median(sizes)))))
-            if d is not None:
-                out.append(d)
-        for i in lone:
-            for j in lone:
-                if j > i and 0.55 * side <= dist[i, j] <= 0.95 * side and dist[i, j] <= min(nearest[i], nearest[j]):
-                    d = _pip_group_die(pips[[i, j]], gray, pip_mask, side, blocking)
-                    if d is not None:
-                        out.append(d)
+                        found.append(d)
+            elif len(g) <= 8:  # more: a patch of lettering or a keyboard, not a die
+                found.extend(_pip_group_dice(pips[g], gray, pip_mask, side, blocking + found))
+        # A two's pips lie farther apart than a group's links, and one of them
+        # may have been linked to a side face's pips: pairs of the pips left,
+        # nearest a two's spacing first.
+        used = {tuple(p) for d in found for p in d.pips}
+        left = [i for i in range(len(pips)) if (pips[i, 0], pips[i, 1]) not in used]
+        if len(left) <= 30:
+            pairs = sorted(((abs(dist[i, j] - 0.76 * side), i, j) for i, j in itertools.combinations(left, 2)
+                            if 0.55 * side <= dist[i, j] <= 0.95 * side), key=lambda t: t[0])
+            taken: set[int] = set()
+            for _, i, j in pairs:
+                if i in taken or j in taken:
+                    continue
+                d = _pip_group_die(pips[[i, j]], gray, pip_mask, side, blocking + found)
+                if d is not None:
+                    found.append(d)
+                    taken |= {i, j}
+        out.extend(found)
     return out
+
+
+def _pip_group_dice(pips: np.ndarray, gray: np.ndarray, pip_mask: np.ndarray, side: float,
+                    blocking: list[Die]) -> list[Die]:
+    """The dice in one group of linked pips (``N×3``: ``x, y, area``, px).
+
+    The whole group is tried first (:func:`_pip_group_die`). When it makes
+    no die (it took in the pips of a side face, or of a neighbour, or a
+    speck of shadow), its parts of two to six pips are tried, the largest
+    first (a six and a speck holds a six's column too), and the surest die
+    of the largest parts that make one wins; the pips within 0.9 side of it
+    are its own, and the rest are tried again the same way.
+    """
+    n = len(pips)
+    if n < 2:
+        return []
+    whole = _pip_group_die(pips, gray, pip_mask, side, blocking) if n <= 6 else None
+    if whole is not None or n == 2:
+        return [whole] if whole is not None else []
+    best = None
+    for k in range(min(6, n - 1), 1, -1):
+        for part in itertools.combinations(range(n), k):
+            d = _pip_group_die(pips[list(part)], gray, pip_mask, side, blocking)
+            if d is not None and (best is None or d.confidence > best.confidence):
+                best = d
+        if best is not None:
+            break
+    if best is None:
+        return []
+    rest = pips[np.linalg.norm(pips[:, :2] - np.array(best.center), axis=1) > 0.9 * side]
+    return [best] + _pip_group_dice(rest, gray, pip_mask, side, blocking + [best])
 
 
 def _linked(adjacent: np.ndarray) -> list[list[int]]:
@@ -1323,9 +1354,11 @@ def _pip_group_die(pips: np.ndarray, gray: np.ndarray, pip_mask: np.ndarray, sid
     lie on a plain face that ends (:func:`_face_ends`): over the face's disc,
     outside the pips, at most 2% is of the pips' class (``pip_mask``, uint8),
     and the face differs from the pips by more than half its own spread of
-    lightness. The die's centre
-    must be at least 0.85 side from every die read from its face
-    (``blocking``).
+    lightness. The face's disc is 0.42 of its side wide (a face seen at an
+    angle has its side face's pips just beyond its edge). Two to four pips
+    must leave their free layout places empty (:func:`_free_places_empty`).
+    The die's centre must be at least 0.85 side from every die read from
+    its face (``blocking``).
     """
     n = len(pips)
     pts, areas = pips[:, :2], pips[:, 2]
@@ -1341,7 +1374,7 @@ def _pip_group_die(pips: np.ndarray, gray: np.ndarray, pip_mask: np.ndarray, sid
         return None
     size = side * spacing / 0.27  # this face's side, px
     r = math.sqrt(float(areas.mean()) / math.pi)
-    ring = _face_ring(gray, mid, 0.475 * size, [(x, y, 1.6 * r) for x, y in pts])
+    ring = _face_ring(gray, mid, 0.42 * size, [(x, y, 1.6 * r) for x, y in pts])
     if ring is None:
         return None
     face, (x0, y0, x1, y1), m = ring
@@ -1356,6 +1389,14 @@ def _pip_group_die(pips: np.ndarray, gray: np.ndarray, pip_mask: np.ndarray, sid
     conf *= _face_ends(gray, mid, size, med)
     if conf < 0.3:
         return None
+    if n <= 4:
+        # No pip where a larger face would have one (a six missing a pip
+        # holds a four). The face's outline is not seen: its turn is the
+        # pips' diagonal's.
+        far = pts[np.argmax(np.linalg.norm(pts - mid, axis=1))] - mid
+        angle = math.degrees(math.atan2(far[1], far[0])) - 45.0
+        if not _free_places_empty([(x, y, a) for x, y, a in pips], pip_mask, size, angle):
+            return None
     return _pip_die(n, mid, size, min(_PIP_FIRST_MOST, conf), pts)
 
 
