@@ -1225,12 +1225,12 @@ def _pip_dice(gray: np.ndarray, dice: list[Die], side: float) -> list[Die]:
     most 0.79 (0.6 for a one), for the face itself was not seen.
     """
     h, w = gray.shape
+    blocking = [d for d in dice if d.confidence >= 0.5]
     own = np.zeros((h, w), np.uint8)
-    for d in dice:
+    for d in blocking:
         c = np.array([d.corners], np.float32)
         mid = c.mean(axis=1, keepdims=True)
         cv2.fillPoly(own, (mid + (c - mid) * 1.1).round().astype(np.int32), 255)
-    blocking = [d for d in dice if d.confidence >= 0.5]
     out: list[Die] = []
     kernel = _rect(0.45 * side)
     for op in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):
@@ -1248,13 +1248,17 @@ def _pip_dice(gray: np.ndarray, dice: list[Die], side: float) -> list[Die]:
         nearest = dist.min(axis=1)
         found: list[Die] = []
         for g in groups:
-            if len(g) == 1:
-                if op == cv2.MORPH_BLACKHAT and nearest[g[0]] >= 0.9 * side:
-                    d = _lone_pip_die(pips[g[0]], gray, pip_mask, side, blocking)
+            if 2 <= len(g) <= 8:  # more: a patch of lettering or a keyboard, not a die
+                found.extend(_pip_group_dice(pips[g], gray, pip_mask, side, blocking + found))
+        if op == cv2.MORPH_BLACKHAT:
+            # A one seen at an angle has its side faces' pips just beyond its
+            # face's edge: any dark pip left may be a one.
+            used = {tuple(p) for d in found for p in d.pips}
+            for i in np.argsort(-pips[:, 2]):
+                if (pips[i, 0], pips[i, 1]) not in used and nearest[i] >= 0.5 * side:
+                    d = _lone_pip_die(pips[i], gray, pip_mask, side, blocking + found)
                     if d is not None:
                         found.append(d)
-            elif len(g) <= 8:  # more: a patch of lettering or a keyboard, not a die
-                found.extend(_pip_group_dice(pips[g], gray, pip_mask, side, blocking + found))
         # A two's pips lie farther apart than a group's links, and one of them
         # may have been linked to a side face's pips: pairs of the pips left,
         # nearest a two's spacing first.
@@ -1469,8 +1473,7 @@ def _add_pip_dice(dice: list[Die], found: list[Die]) -> list[Die]:
     def near(d: Die, e: Die) -> bool:
         return math.dist(d.center, e.center) < 0.9 * e.size
 
-    found = [e for e in found if not any(near(d, e) and (d.size >= 0.7 * e.size or d.confidence >= e.confidence)
-                                         for d in dice)]
+    found = [e for e in found if not any(near(d, e) and d.confidence >= e.confidence for d in dice)]
     return [d for d in dice if not any(near(d, e) for e in found)] + found
 
 
