@@ -1466,9 +1466,9 @@ def _pip_die(value: int, mid, size: float, conf: float, pts: np.ndarray) -> Die:
 def _add_pip_dice(dice: list[Die], found: list[Die]) -> list[Die]:
     """``dice`` with the pip-first dice ``found`` added.
 
-    A pip-first die is left out where a die of at least 70% its size, or a
-    surer one, was read within 0.9 of its side; a smaller, less sure reading
-    there (a speck read as a die) gives way to it.
+    A pip-first die is left out where a die as sure or surer was read within
+    0.9 of its side; a less sure reading there (a speck read as a die, a
+    side face read at a slant) gives way to it.
     """
     def near(d: Die, e: Die) -> bool:
         return math.dist(d.center, e.center) < 0.9 * e.size
