@@ -508,3 +508,13 @@ def test_a_one_seen_at_an_angle_is_read_from_its_pip():
     read = read_throw(img)
     assert sorted(read.values) == [1, 1, 3]
     assert not read.sure
+
+
+def test_a_lone_two_gives_the_size_to_look_for_pips_at():
+    """A two alone, its face not standing out and its side face's pips
+    squashed flat: its two round pips are enough to tell the die's size,
+    and it is read."""
+    img = _faces_on_wood([2], edge=18)
+    for u in (-1, 0, 1):
+        cv2.ellipse(img, (round(100 + u * 19), 180), (6, 3), 0, 0, 360, (40, 45, 50), -1, cv2.LINE_AA)
+    assert read_throw(img).values == (2,)

@@ -1164,12 +1164,12 @@ def _pip_scale(gray: np.ndarray, dice: list[Die], long_side: int) -> float | Non
 def _pip_side(gray: np.ndarray, long_side: int) -> float | None:
     """The die side, px, the round dark spots of ``gray`` (``H×W uint8``)
     suggest: their median diameter over :data:`_PIP_SHARE`; None with fewer
-    than three. Spots are looked for between 0.8% and 6% of ``long_side`` wide.
+    than two (a two's pips are enough). Spots are looked for between 0.8% and 6% of ``long_side`` wide.
     """
     resp = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, _rect(0.05 * long_side))
     radii = [math.sqrt(a / math.pi) for _, _, a in _round_spots(resp, (0.004 * long_side) ** 2 * math.pi,
                                                                 (0.03 * long_side) ** 2 * math.pi, 0.6)]
-    if len(radii) < 3:
+    if len(radii) < 2:
         return None
     return float(np.median(radii)) * 2.0 / _PIP_SHARE
 
