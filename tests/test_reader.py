@@ -518,3 +518,20 @@ def test_a_lone_two_gives_the_size_to_look_for_pips_at():
     for u in (-1, 0, 1):
         cv2.ellipse(img, (round(100 + u * 19), 180), (6, 3), 0, 0, 360, (40, 45, 50), -1, cv2.LINE_AA)
     assert read_throw(img).values == (2,)
+
+
+def test_a_die_cut_by_the_picture_edge_is_no_part_of_the_throw():
+    """Without a tray area, a face cut by the picture's edge showing one pip
+    of its two is not read as a one; the read is not sure (something at
+    the edge could not be told from a die). A three wholly inside is read."""
+    rng = np.random.default_rng(2)
+    img = np.empty((480, 640, 3), np.float32)
+    img[:] = (60, 70, 80)
+    img += rng.normal(0, 3, (480, 640, 1))
+    for x0, pips in ((-20, [(15, 15), (49, 49)]), (300, [(15, 15), (32, 32), (49, 49)])):
+        cv2.rectangle(img, (x0, 200), (x0 + 64, 264), (225, 232, 236), -1)
+        for px, py in pips:
+            cv2.circle(img, (x0 + px, 200 + py), 6, (30, 30, 30), -1, cv2.LINE_AA)
+    read = read_throw(np.clip(img, 0, 255).astype(np.uint8))
+    assert read.values == (3,)
+    assert not read.sure

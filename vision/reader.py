@@ -408,6 +408,13 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
         pip_side = _pip_scale(gray, dice, long_side)
         if pip_side:
             dice = _add_pip_dice(dice, _pip_dice(gray, dice, pip_side))
+    if edge:
+        # A die not wholly in the picture is no part of the throw read, and a
+        # mark on something the edge cuts (a laptop's key) is no die: a die
+        # read unsurely at the edge is left out, and the read is not sure.
+        cut = [d for d in dice if d.confidence < config.sure_confidence and not _wholly_inside(d, w, h)]
+        dice = [d for d in dice if d not in cut]
+        doubted += bool(cut)
     unexplained, foreign = doubted, huge
     if side:
         for offset, _, comp, _, _ in blobs:
@@ -518,6 +525,13 @@ def _unexplained_parts(mask: np.ndarray, dice: list[Die], offset) -> list[np.nda
     rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     cnts, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     return list(cnts)
+
+
+def _wholly_inside(d: Die, w: int, h: int) -> bool:
+    """True when every corner of ``d``'s face lies inside a ``w×h`` px
+    picture by more than 2% of its side."""
+    m = 0.02 * d.size
+    return all(m < x < w - 1 - m and m < y < h - 1 - m for x, y in d.corners)
 
 
 def _cut_by_edge(comp: np.ndarray, offset, size) -> bool:
