@@ -1149,9 +1149,12 @@ def _layout_fit(uv: np.ndarray) -> float:
 #: lightness units, after a black-hat (top-hat) filter of about half a die.
 _PIP_CONTRAST = 40
 
-#: The most confidence a die found from its pips alone may have (a one:
-#: ``_PIP_FIRST_ONE_MOST``), under the sure confidence: its face was not seen.
+#: A die found from two pips or more is kept under the sure confidence
+#: (at ``_PIP_FIRST_MOST``) unless every test of its pips scored at least
+#: ``_PIP_FIRST_SURE`` together: its face's outline was not seen. A one
+#: found from its pip alone has at most ``_PIP_FIRST_ONE_MOST``.
 _PIP_FIRST_MOST = 0.79
+_PIP_FIRST_SURE = 0.9
 _PIP_FIRST_ONE_MOST = 0.6
 
 #: A pip's diameter as a share of the die's side. Measured on the dice of
@@ -1235,8 +1238,10 @@ def _pip_dice(gray: np.ndarray, dice: list[Die], side: float) -> list[Die]:
     :func:`_pip_group_dice`: a group that took in a side face's pips or a
     speck is tried in parts). A lone dark pip on a plain face with an edge
     round it may be a one (:func:`_lone_pip_die`). Then two of the pips
-    left, 0.55-0.95 side apart, may be a two (with 30 pips left or fewer). Pip-first dice are never sure: confidence at
-    most 0.79 (0.6 for a one), for the face itself was not seen.
+    left, 0.55-0.95 side apart, may be a two (with 30 pips left or fewer).
+    The face's outline was not seen, so a pip-first die is sure only when
+    its pips' tests scored :data:`_PIP_FIRST_SURE` together, and a one never
+    (:data:`_PIP_FIRST_ONE_MOST`).
     """
     h, w = gray.shape
     blocking = [d for d in dice if d.confidence >= 0.5]
@@ -1415,7 +1420,7 @@ def _pip_group_die(pips: np.ndarray, gray: np.ndarray, pip_mask: np.ndarray, sid
         angle = math.degrees(math.atan2(far[1], far[0])) - 45.0
         if not _free_places_empty([(x, y, a) for x, y, a in pips], pip_mask, size, angle):
             return None
-    return _pip_die(n, mid, size, min(_PIP_FIRST_MOST, conf), pts)
+    return _pip_die(n, mid, size, conf if conf >= _PIP_FIRST_SURE else min(_PIP_FIRST_MOST, conf), pts)
 
 
 def _lone_pip_die(pip, gray: np.ndarray, pip_mask: np.ndarray, side: float, blocking: list[Die]) -> Die | None:
