@@ -536,3 +536,18 @@ def test_a_die_cut_by_the_picture_edge_is_no_part_of_the_throw():
     read = read_throw(np.clip(img, 0, 255).astype(np.uint8))
     assert read.values == (3,)
     assert not read.sure
+
+
+def test_pips_run_together_by_a_shadow_are_told_apart():
+    """Three pips (response 200) joined by a shadow on their face (response
+    60, over the pip level): the joined part is looked into again, and the
+    three round pips come out."""
+    from vision.reader import _round_spots
+
+    resp = np.zeros((80, 160), np.uint8)
+    cv2.rectangle(resp, (30, 34), (130, 46), 60, -1)
+    for x in (40, 80, 120):
+        cv2.circle(resp, (x, 40), 9, 200, -1)
+    spots = _round_spots(resp, 50, 400, 0.5)
+    assert [round(x) for x, _, _ in sorted(spots)] == [40, 80, 120]
+    assert all(abs(y - 40) < 1 and 200 < a < 300 for _, y, a in spots)

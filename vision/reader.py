@@ -1198,21 +1198,31 @@ def _rect(size: float) -> np.ndarray:
 
 
 def _round_spots(resp: np.ndarray, min_area: float, max_area: float, roundness: float,
-                 exclude: np.ndarray | None = None) -> list[tuple[float, float, float]]:
+                 exclude: np.ndarray | None = None, level: int = _PIP_CONTRAST) -> list[tuple[float, float, float]]:
     """Round spots of a black-hat or top-hat response ``resp`` (``H×W uint8``):
-    ``(x, y, area)`` in px and px², for the parts over :data:`_PIP_CONTRAST`
-    with an area in ``[min_area, max_area]``, a box and a fill of at least
-    ``roundness``, and second moments no more squashed than 1:2.2 (a side
-    face's pips, seen edge-on, are). ``exclude``: uint8 mask of places not to
-    look (the faces already read)."""
-    mask = cv2.threshold(resp, _PIP_CONTRAST, 255, cv2.THRESH_BINARY)[1]
+    ``(x, y, area)`` in px and px², for the parts over ``level`` (first
+    :data:`_PIP_CONTRAST`) with an area in ``[min_area, max_area]``, a box
+    and a fill of at least ``roundness``, and second moments no more
+    squashed than 1:2.2 (a side face's pips, seen edge-on, are).
+    ``exclude``: uint8 mask of places not to look (the faces already read).
+    A part up to ten pips large (pips run together by a shadow on their
+    face) is looked into again over Otsu's level of its response."""
+    mask = cv2.threshold(resp, level, 255, cv2.THRESH_BINARY)[1]
     if exclude is not None:
         mask = cv2.bitwise_and(mask, cv2.bitwise_not(exclude))
     n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
     spots = []
     for i in range(1, n):
         a = float(stats[i, cv2.CC_STAT_AREA])
-        bw, bh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
+        x, y, bw, bh = stats[i, :4]
+        if max_area < a <= 10 * max_area and level == _PIP_CONTRAST:
+            part = resp[y:y + bh, x:x + bw]
+            inside = labels[y:y + bh, x:x + bw] == i
+            higher = max(level + 1, int(_otsu(part[inside])) + 1)
+            sub = np.where(inside, part, 0).astype(np.uint8)
+            spots += [(sx + x, sy + y, sa) for sx, sy, sa in
+                      _round_spots(sub, min_area, max_area, roundness, level=higher)]
+            continue
         if not min_area <= a <= max_area:
             continue
         if min(bw, bh) / max(bw, bh) < roundness or a / float(bw * bh) < roundness:
@@ -1347,24 +1357,29 @@ def _linked(adjacent: np.ndarray) -> list[list[int]]:
 
 def _face_ring(gray: np.ndarray, centre, outer: float, holes):
     """A face round pips: ``(lightness, (x0, y0, x1, y1), mask)``, or None
-    when it leaves the picture.
+    when under 80% of it is in the picture.
 
     The face is the disc of ``outer`` px round ``centre`` (``(x, y)`` px) in
     ``gray`` (``H×W uint8``), less the discs ``holes`` (``(x, y, r)`` px);
     ``lightness`` is its pixels' values (float32), ``mask`` (uint8) marks them
-    in the crop ``x0:x1, y0:y1``."""
+    in the crop ``x0:x1, y0:y1`` (clipped to the picture: a die may lie
+    against the picture's edge)."""
     h, w = gray.shape
     x, y = centre
-    if x < outer or y < outer or x > w - outer or y > h - outer:
-        return None
     x0, y0 = int(x - outer), int(y - outer)
     x1, y1 = int(math.ceil(x + outer)) + 1, int(math.ceil(y + outer)) + 1
-    crop = gray[y0:y1, x0:x1]
-    m = np.zeros(crop.shape, np.uint8)
+    m = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.circle(m, (round(x - x0), round(y - y0)), round(outer), 255, -1)
+    whole = cv2.countNonZero(m)
+    cx0, cy0, cx1, cy1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if cx1 <= cx0 or cy1 <= cy0:
+        return None
+    m = np.ascontiguousarray(m[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0])
+    if cv2.countNonZero(m) < 0.8 * whole:
+        return None
     for hx, hy, r in holes:
-        cv2.circle(m, (round(hx - x0), round(hy - y0)), round(r) + 1, 0, -1)
-    return crop[m > 0].astype(np.float32), (x0, y0, x1, y1), m
+        cv2.circle(m, (round(hx - cx0), round(hy - cy0)), round(r) + 1, 0, -1)
+    return gray[cy0:cy1, cx0:cx1][m > 0].astype(np.float32), (cx0, cy0, cx1, cy1), m
 
 
 def _pip_group_die(pips: np.ndarray, gray: np.ndarray, pip_mask: np.ndarray, side: float,
