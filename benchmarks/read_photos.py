@@ -112,19 +112,20 @@ def speed(labels, base):
 
     cv2.setNumThreads(1)
     size = (1640, 1232)
-    frames = []  # (name, frame, area)
+    frames = []  # (name, frame, area, dice due)
     tray = [e for e in labels if e["category"] in TRAY_CATEGORIES]
     if tray:
         imgs = [cv2.resize(cv2.imread(os.path.join(base, e["file"])), size, interpolation=cv2.INTER_AREA) for e in tray]
         area = measure_dice(imgs[0], find_tray(imgs[0]))  # calibrated once, as at set-up
-        frames += [("tray-top-down photos", im, area) for im in imgs]
+        frames += [("tray-top-down photos", im, area, len(e["values"])) for e, im in zip(tray, imgs)]
     scene = TrayScene(seed=7, style=RenderStyle(size=size, die_size=150, tilt=0, specks=0))
     mock_area = None
     for k in range(10):
-        f = scene.frame(scene.place([1 + (k + j) % 6 for j in range(8 - k % 4)]))
+        values = [1 + (k + j) % 6 for j in range(8 - k % 4)]
+        f = scene.frame(scene.place(values))
         if mock_area is None:
             mock_area = measure_dice(f, find_tray(f))
-        frames.append(("mock camera, 5-8 dice", f, mock_area))
+        frames.append(("mock camera, 5-8 dice", f, mock_area, len(values)))
 
     def med_ms(fn, arg, reps=5):
         ts = []
@@ -141,11 +142,12 @@ def speed(labels, base):
 
     print("| frames (1640×1232) | n | read ms (median) | read / workload | motion ms | motion / workload | workload ms |")
     print("|---|---|---|---|---|---|---|")
-    for name in dict.fromkeys(n for n, _, _ in frames):
-        sel = [(f, a) for n, f, a in frames if n == name]
+    for name in dict.fromkeys(n for n, _, _, _ in frames):
+        sel = [(f, a, due) for n, f, a, due in frames if n == name]
         reads, motions, works = [], [], []
-        for f, a in sel:
-            reads.append(med_ms(lambda im: read_throw(im, area=a), f))
+        for f, a, due in sel:
+            # As in a game: the calibrated area, and the number of dice due.
+            reads.append(med_ms(lambda im: read_throw(im, area=a, expect=due), f))
             det = RestDetector(area=a.polygon)
             det.update(f, 0.0)
             motions.append(med_ms(lambda im: det.update(im, 1.0), f, reps=20))

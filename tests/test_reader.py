@@ -551,3 +551,13 @@ def test_pips_run_together_by_a_shadow_are_told_apart():
     spots = _round_spots(resp, 50, 400, 0.5)
     assert [round(x) for x, _, _ in sorted(spots)] == [40, 80, 120]
     assert all(abs(y - 40) < 1 and 200 < a < 300 for _, y, a in spots)
+
+
+def test_a_calibrated_read_short_of_the_dice_due_looks_for_their_pips():
+    """After a calibration (the die size known), dice whose faces do not
+    stand out are looked for by their pips only while the read is in doubt:
+    here, when fewer dice were read than are due."""
+    img = _faces_on_wood([2, 3, 4, 5, 6])
+    assert read_throw(img, die_size=70).values == ()
+    read = read_throw(img, die_size=70, expect=5)
+    assert sorted(read.values) == [2, 3, 4, 5, 6]

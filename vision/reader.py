@@ -240,7 +240,7 @@ def read_throw(
     # the picture is not part of the throw read; a tray's area keeps them in.
     edge = poly is None
     dice, unexplained, foreign, side, lab = _read_work(work, config, die_size * scale if die_size else None, edge,
-                                                       calibrated=bool(die_size))
+                                                       calibrated=bool(die_size), expect=expect)
     found = [d.size for d in dice if d.confidence >= 0.5]
     small = float(np.median(found)) if found else None
     if not die_size and small and small < 0.7 * config.work_die and scale >= 0.999:
@@ -331,12 +331,13 @@ def _lab_dist2(lab: np.ndarray, ref, weights=(1.0, 1.0, 1.0)) -> np.ndarray:
 
 
 def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = None, edge: bool = False, *,
-               calibrated: bool = False):
+               calibrated: bool = False, expect: int | None = None):
     """Dice in a working-scale image: ``(dice, die-like parts unexplained, large
     parts unexplained, die side px, the image in Lab)``. ``edge``: the
     image's edge is the picture's, and die-like parts cut by it are not
     counted as unexplained. ``calibrated``: ``die_side`` comes from a
-    calibration of the tray."""
+    calibration of the tray. ``expect``: the dice known to be in the image
+    (a calibrated read short of them looks for dice by their pips)."""
     h, w = img.shape[:2]
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
     gray = lab[..., 0]
@@ -402,8 +403,9 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
             best = kept
         dice.extend(best)
     # Pass 5: dice whose faces did not stand out from the table (a wooden
-    # die on wood), found from their pips alone. A calibrated tray was
-    # measured with its dice standing out whole.
+    # die on wood, a die in the shadow of the tray's wall), found from their
+    # pips alone. After a calibration, only while the read is in doubt (it
+    # costs time, and a calibrated tray's dice mostly stand out whole).
     if not calibrated:
         pip_side = _pip_scale(gray, dice, long_side)
         if pip_side:
@@ -415,12 +417,21 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
         cut = [d for d in dice if d.confidence < config.sure_confidence and not _wholly_inside(d, w, h)]
         dice = [d for d in dice if d not in cut]
         doubted += bool(cut)
-    unexplained, foreign = doubted, huge
-    if side:
-        for offset, _, comp, _, _ in blobs:
-            die_like, large = _leftover(comp, offset, dice, side, (w, h) if edge else None)
-            unexplained += die_like
-            foreign += large
+
+    def leftovers(dice):
+        unexplained, foreign = doubted, huge
+        if side:
+            for offset, _, comp, _, _ in blobs:
+                die_like, large = _leftover(comp, offset, dice, side, (w, h) if edge else None)
+                unexplained += die_like
+                foreign += large
+        return unexplained, foreign
+
+    unexplained, foreign = leftovers(dice)
+    doubt = unexplained or any(d.confidence < config.sure_confidence for d in dice)
+    if calibrated and (doubt or (expect is not None and len(dice) != expect)):
+        dice = _add_pip_dice(dice, _pip_dice(gray, dice, die_side))
+        unexplained, foreign = leftovers(dice)
     return dice, unexplained, foreign, side, lab
 
 
@@ -1198,15 +1209,17 @@ def _rect(size: float) -> np.ndarray:
 
 
 def _round_spots(resp: np.ndarray, min_area: float, max_area: float, roundness: float,
-                 exclude: np.ndarray | None = None, level: int = _PIP_CONTRAST) -> list[tuple[float, float, float]]:
+                 exclude: np.ndarray | None = None, level: int = _PIP_CONTRAST,
+                 split_within: float = 0.0) -> list[tuple[float, float, float]]:
     """Round spots of a black-hat or top-hat response ``resp`` (``H×W uint8``):
     ``(x, y, area)`` in px and px², for the parts over ``level`` (first
     :data:`_PIP_CONTRAST`) with an area in ``[min_area, max_area]``, a box
     and a fill of at least ``roundness``, and second moments no more
     squashed than 1:2.2 (a side face's pips, seen edge-on, are).
     ``exclude``: uint8 mask of places not to look (the faces already read).
-    A part up to ten pips large (pips run together by a shadow on their
-    face) is looked into again over Otsu's level of its response."""
+    A part up to ten pips large and at most ``split_within`` px wide and
+    high (pips run together by a shadow on their face) is looked into again
+    over Otsu's level of its response."""
     mask = cv2.threshold(resp, level, 255, cv2.THRESH_BINARY)[1]
     if exclude is not None:
         mask = cv2.bitwise_and(mask, cv2.bitwise_not(exclude))
@@ -1215,7 +1228,7 @@ def _round_spots(resp: np.ndarray, min_area: float, max_area: float, roundness: 
     for i in range(1, n):
         a = float(stats[i, cv2.CC_STAT_AREA])
         x, y, bw, bh = stats[i, :4]
-        if max_area < a <= 10 * max_area and level == _PIP_CONTRAST:
+        if max_area < a <= 10 * max_area and max(bw, bh) <= split_within and level == _PIP_CONTRAST:
             part = resp[y:y + bh, x:x + bw]
             inside = labels[y:y + bh, x:x + bw] == i
             higher = max(level + 1, int(_otsu(part[inside])) + 1)
@@ -1264,7 +1277,7 @@ def _pip_dice(gray: np.ndarray, dice: list[Die], side: float) -> list[Die]:
     kernel = _rect(0.45 * side)
     for op in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):
         resp = cv2.morphologyEx(gray, op, kernel)
-        spots = _round_spots(resp, 0.006 * side * side, 0.08 * side * side, 0.5, own)
+        spots = _round_spots(resp, 0.006 * side * side, 0.08 * side * side, 0.5, own, split_within=1.2 * side)
         if not spots:
             continue
         pips = np.array(spots)
