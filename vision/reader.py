@@ -427,10 +427,14 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
                 foreign += large
         return unexplained, foreign
 
+    looked = False
+    if calibrated and (any(d.confidence < config.sure_confidence for d in dice)
+                       or (expect is not None and len(dice) != expect)):
+        dice = _add_pip_dice(dice, _pip_dice(gray, dice, die_side, same_kind=True))
+        looked = True
     unexplained, foreign = leftovers(dice)
-    doubt = unexplained or any(d.confidence < config.sure_confidence for d in dice)
-    if calibrated and (doubt or (expect is not None and len(dice) != expect)):
-        dice = _add_pip_dice(dice, _pip_dice(gray, dice, die_side))
+    if calibrated and unexplained and not looked:
+        dice = _add_pip_dice(dice, _pip_dice(gray, dice, die_side, same_kind=True))
         unexplained, foreign = leftovers(dice)
     return dice, unexplained, foreign, side, lab
 
@@ -1248,7 +1252,7 @@ def _round_spots(resp: np.ndarray, min_area: float, max_area: float, roundness: 
     return spots
 
 
-def _pip_dice(gray: np.ndarray, dice: list[Die], side: float) -> list[Die]:
+def _pip_dice(gray: np.ndarray, dice: list[Die], side: float, *, same_kind: bool = False) -> list[Die]:
     """Dice found from their pips alone, where no die was read.
 
     ``gray``: the working image's lightness (``H×W uint8``); ``dice``: the
@@ -1264,7 +1268,9 @@ def _pip_dice(gray: np.ndarray, dice: list[Die], side: float) -> list[Die]:
     left, 0.55-0.95 side apart, may be a two (with 30 pips left or fewer).
     The face's outline was not seen, so a pip-first die is sure only when
     its pips' tests scored :data:`_PIP_FIRST_SURE` together, and a one never
-    (:data:`_PIP_FIRST_ONE_MOST`).
+    (:data:`_PIP_FIRST_ONE_MOST`). ``same_kind``: the dice are all of one
+    kind (a calibrated set): when the sure dice read all have dark pips (or
+    all light), only pips of that kind are looked for.
     """
     h, w = gray.shape
     blocking = [d for d in dice if d.confidence >= 0.5]
@@ -1275,7 +1281,8 @@ def _pip_dice(gray: np.ndarray, dice: list[Die], side: float) -> list[Die]:
         cv2.fillPoly(own, (mid + (c - mid) * 1.1).round().astype(np.int32), 255)
     out: list[Die] = []
     kernel = _rect(0.45 * side)
-    for op in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):
+    kinds = _pip_kinds(gray, dice) if same_kind else set()
+    for op in [op for dark, op in ((True, cv2.MORPH_BLACKHAT), (False, cv2.MORPH_TOPHAT)) if kinds in (set(), {dark})]:
         resp = cv2.morphologyEx(gray, op, kernel)
         spots = _round_spots(resp, 0.006 * side * side, 0.08 * side * side, 0.5, own, split_within=1.2 * side)
         if not spots:
@@ -1319,6 +1326,23 @@ def _pip_dice(gray: np.ndarray, dice: list[Die], side: float) -> list[Die]:
                     taken |= {i, j}
         out.extend(found)
     return out
+
+
+def _pip_kinds(gray: np.ndarray, dice: list[Die]) -> set[bool]:
+    """Whether the sure dice of ``dice`` (of two pips or more) have dark pips:
+    a set of True (darker than the face's median) and False (lighter)."""
+    kinds = set()
+    for d in dice:
+        if d.confidence < 0.8 or d.value < 2:
+            continue
+        box = np.round(np.array(d.corners)).astype(np.int32)
+        x0, y0 = np.maximum(box.min(axis=0), 0)
+        x1, y1 = box.max(axis=0) + 1
+        face = gray[y0:y1, x0:x1]
+        if face.size:
+            pips = [float(gray[round(y), round(x)]) for x, y in d.pips]
+            kinds.add(bool(np.median(pips) < np.median(face)))
+    return kinds
 
 
 def _pip_group_dice(pips: np.ndarray, gray: np.ndarray, pip_mask: np.ndarray, side: float,
