@@ -840,6 +840,17 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
     side = math.sqrt(max(1.0, rw * rh))
     if known_side and not 0.6 * known_side <= side <= 1.5 * known_side:
         return None
+    # Work in the face's box (and a margin of a third of a side for the
+    # places round its pips): the blob's crop may hold several faces.
+    bx, by, bw, bh = cv2.boundingRect(cnt)
+    pad = int(side / 3) + 2
+    x0, y0 = max(0, bx - pad), max(0, by - pad)
+    x1, y1 = min(face.shape[1], bx + bw + pad), min(face.shape[0], by + bh + pad)
+    face, pip_mask = face[y0:y1, x0:x1], pip_mask[y0:y1, x0:x1]
+    cnt = cnt - np.array([[[x0, y0]]], cnt.dtype)
+    rect = ((cx - x0, cy - y0), (rw, rh), ang)
+    cx, cy = cx - x0, cy - y0
+    offset = (offset[0] + x0, offset[1] + y0)
     aspect = min(rw, rh) / max(rw, rh)
     face_area = cv2.contourArea(cnt)
     fill = face_area / max(1.0, rw * rh)
