@@ -1210,7 +1210,7 @@ def _pip_side(gray: np.ndarray, long_side: int) -> float | None:
     than two (a two's pips are enough). Spots are looked for between 0.8% and 6% of ``long_side`` wide.
     """
     resp = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, _rect(0.05 * long_side))
-    radii = [math.sqrt(a / math.pi) for _, _, a in _round_spots(resp, (0.004 * long_side) ** 2 * math.pi,
+    radii = [math.sqrt(spot[2] / math.pi) for spot in _round_spots(resp, (0.004 * long_side) ** 2 * math.pi,
                                                                 (0.03 * long_side) ** 2 * math.pi, 0.6)]
     if len(radii) < 2:
         return None
@@ -1227,7 +1227,8 @@ def _round_spots(resp: np.ndarray, min_area: float, max_area: float, roundness: 
                  exclude: np.ndarray | None = None, level: int = _PIP_CONTRAST,
                  split_within: float = 0.0) -> list[tuple[float, float, float]]:
     """Round spots of a black-hat or top-hat response ``resp`` (``H×W uint8``):
-    ``(x, y, area)`` in px and px², for the parts over ``level`` (first
+    ``(x, y, area, xx, xy, yy)`` in px and px², and their second moments
+    scaled to trace 2 (:func:`_blob_shape`), for the parts over ``level`` (first
     :data:`_PIP_CONTRAST`) with an area in ``[min_area, max_area]``, a box
     and a fill of at least ``roundness``, and second moments no more
     squashed than 1:2.2 (a side face's pips, seen edge-on, are).
@@ -1248,7 +1249,7 @@ def _round_spots(resp: np.ndarray, min_area: float, max_area: float, roundness: 
             inside = labels[y:y + bh, x:x + bw] == i
             higher = max(level + 1, int(_otsu(part[inside])) + 1)
             sub = np.where(inside, part, 0).astype(np.uint8)
-            spots += [(sx + x, sy + y, sa) for sx, sy, sa in
+            spots += [(sx + x, sy + y, *rest) for sx, sy, *rest in
                       _round_spots(sub, min_area, max_area, roundness, level=higher)]
             continue
         if not min_area <= a <= max_area:
@@ -1259,7 +1260,7 @@ def _round_spots(resp: np.ndarray, min_area: float, max_area: float, roundness: 
         lo, hi = np.linalg.eigvalsh(np.array([[xx, xy], [xy, yy]]))
         if lo < 0.45 * hi:
             continue
-        spots.append((float(cents[i][0]), float(cents[i][1]), a))
+        spots.append((float(cents[i][0]), float(cents[i][1]), a, float(xx), float(xy), float(yy)))
     return spots
 
 
@@ -1403,7 +1404,7 @@ def _linked(adjacent: np.ndarray) -> list[list[int]]:
     return [np.flatnonzero(label == k).tolist() for k in np.unique(label)]
 
 
-def _face_ring(gray: np.ndarray, centre, outer: float, holes):
+def _face_ring(gray: np.ndarray, centre, outer: float, holes, squash: np.ndarray | None = None):
     """A face round pips: ``(lightness, (x0, y0, x1, y1), mask)``, or None
     when under 80% of it is in the picture.
 
@@ -1411,13 +1412,20 @@ def _face_ring(gray: np.ndarray, centre, outer: float, holes):
     ``gray`` (``H×W uint8``), less the discs ``holes`` (``(x, y, r)`` px);
     ``lightness`` is its pixels' values (float32), ``mask`` (uint8) marks them
     in the crop ``x0:x1, y0:y1`` (clipped to the picture: a die may lie
-    against the picture's edge)."""
+    against the picture's edge). ``squash``: a 2×2 matrix that maps the face
+    seen square to the picture (a face seen at a slant is an ellipse)."""
     h, w = gray.shape
     x, y = centre
-    x0, y0 = int(x - outer), int(y - outer)
-    x1, y1 = int(math.ceil(x + outer)) + 1, int(math.ceil(y + outer)) + 1
-    m = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.circle(m, (round(x - x0), round(y - y0)), round(outer), 255, -1)
+    reach = outer if squash is None else outer * float(np.abs(squash).sum(axis=1).max())
+    x0, y0 = int(x - reach), int(y - reach)
+    x1, y1 = int(math.ceil(x + reach)) + 1, int(math.ceil(y + reach)) + 1
+    if squash is None:
+        m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.circle(m, (round(x - x0), round(y - y0)), round(outer), 255, -1)
+    else:
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        flat = np.stack([xx - x, yy - y], axis=-1).astype(np.float32) @ np.linalg.inv(squash).T.astype(np.float32)
+        m = ((flat ** 2).sum(axis=-1) <= outer * outer).astype(np.uint8) * 255
     whole = cv2.countNonZero(m)
     cx0, cy0, cx1, cy1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
     if cx1 <= cx0 or cy1 <= cy0:
@@ -1428,6 +1436,19 @@ def _face_ring(gray: np.ndarray, centre, outer: float, holes):
     for hx, hy, r in holes:
         cv2.circle(m, (round(hx - cx0), round(hy - cy0)), round(r) + 1, 0, -1)
     return gray[cy0:cy1, cx0:cx1][m > 0].astype(np.float32), (cx0, cy0, cx1, cy1), m
+
+
+def _pip_squash(pips: np.ndarray) -> np.ndarray | None:
+    """The 2×2 matrix mapping a face seen square to the picture, from its
+    pips' mean shape (``N×6`` rows ``x, y, area, xx, xy, yy``): a face seen
+    at a slant squashes its round pips into ellipses across the slant. None
+    when the pips are round (squashed by under 10%)."""
+    xx, xy, yy = pips[:, 3:6].mean(axis=0)
+    vals, vecs = np.linalg.eigh(np.array([[xx, xy], [xy, yy]]))
+    f = math.sqrt(max(vals[0], 1e-6) / vals[1])
+    if f > 0.9:
+        return None
+    return vecs @ np.diag([f, 1.0]) @ vecs.T
 
 
 def _pip_group_die(pips: np.ndarray, gray: np.ndarray, pip_mask: np.ndarray, side: float,
@@ -1455,12 +1476,14 @@ def _pip_group_die(pips: np.ndarray, gray: np.ndarray, pip_mask: np.ndarray, sid
         return None
     ref = np.array(PIP_LAYOUT[n], np.float64)
     ref_rms = math.sqrt(float(((ref - ref.mean(axis=0)) ** 2).sum(axis=1).mean()))
-    spacing = math.sqrt(float(((pts - mid) ** 2).sum(axis=1).mean())) / ref_rms / side
+    squash = _pip_squash(pips)
+    flat = pts - mid if squash is None else (pts - mid) @ np.linalg.inv(squash).T
+    spacing = math.sqrt(float((flat ** 2).sum(axis=1).mean())) / ref_rms / side
     if not 0.17 <= spacing <= 0.36:
         return None
     size = side * spacing / 0.27  # this face's side, px
     r = math.sqrt(float(areas.mean()) / math.pi)
-    ring = _face_ring(gray, mid, 0.42 * size, [(x, y, 1.6 * r) for x, y in pts])
+    ring = _face_ring(gray, mid, 0.42 * size, [(x, y, 1.6 * r) for x, y in pts], squash)
     if ring is None:
         return None
     face, (x0, y0, x1, y1), m = ring
@@ -1472,7 +1495,7 @@ def _pip_group_die(pips: np.ndarray, gray: np.ndarray, pip_mask: np.ndarray, sid
     conf = _pattern_fit(pts) if n >= 3 else 1.0
     conf *= max(0.0, 1.0 - max(0.0, stray - 0.02) * 20.0)
     conf *= min(1.0, max(0.0, (abs(med - pip_level) - 0.5 * (hi - lo)) / 30.0))
-    conf *= _face_ends(gray, mid, size, med)
+    conf *= _face_ends(gray, mid, size, med, squash)
     if conf < 0.3:
         return None
     if n <= 4:
@@ -1481,7 +1504,7 @@ def _pip_group_die(pips: np.ndarray, gray: np.ndarray, pip_mask: np.ndarray, sid
         # pips' diagonal's.
         far = pts[np.argmax(np.linalg.norm(pts - mid, axis=1))] - mid
         angle = math.degrees(math.atan2(far[1], far[0])) - 45.0
-        if not _free_places_empty([(x, y, a) for x, y, a in pips], pip_mask, size, angle):
+        if not _free_places_empty([(p[0], p[1], p[2]) for p in pips], pip_mask, size, angle):
             return None
     return _pip_die(n, mid, size, conf if conf >= _PIP_FIRST_SURE else min(_PIP_FIRST_MOST, conf), pts)
 
@@ -1497,7 +1520,7 @@ def _lone_pip_die(pip, gray: np.ndarray, pip_mask: np.ndarray, side: float, bloc
     centre must be at least 1.05 side from every die read from its face
     (``blocking``).
     """
-    x, y, a = pip
+    x, y, a = pip[:3]
     r = math.sqrt(a / math.pi)
     if not 0.06 * side <= r <= 0.16 * side:
         return None
@@ -1517,21 +1540,25 @@ def _lone_pip_die(pip, gray: np.ndarray, pip_mask: np.ndarray, side: float, bloc
     return _pip_die(1, (x, y), side, min(_PIP_FIRST_ONE_MOST, conf), np.array([[x, y]]))
 
 
-def _face_ends(gray: np.ndarray, centre, side: float, level: float) -> float:
+def _face_ends(gray: np.ndarray, centre, side: float, level: float, squash: np.ndarray | None = None) -> float:
     """How clearly a face of ``side`` px round ``centre`` (``(x, y)`` px) ends (0-1).
 
     Along 16 rays from 0.4 to 0.9 side out, the lightness of ``gray``
     (``H×W uint8``) must somewhere depart from the face's ``level`` by over
     15: the face's edge, its side faces or its shadow. 60% of the rays or
     fewer give 0, 85% or more give 1. A mark on a plain tray (a screw head,
-    dots of print) has no face that ends.
+    dots of print) has no face that ends. ``squash``: as for
+    :func:`_face_ring` (the rays are squashed with the face).
     """
     h, w = gray.shape
     x, y = centre
     turns = np.linspace(0, 2 * np.pi, 16, endpoint=False)
     reach = np.linspace(0.4 * side, 0.9 * side, 12)
-    xs = np.clip(np.round(x + np.outer(np.cos(turns), reach)).astype(int), 0, w - 1)
-    ys = np.clip(np.round(y + np.outer(np.sin(turns), reach)).astype(int), 0, h - 1)
+    dx, dy = np.outer(np.cos(turns), reach), np.outer(np.sin(turns), reach)
+    if squash is not None:
+        dx, dy = squash[0, 0] * dx + squash[0, 1] * dy, squash[1, 0] * dx + squash[1, 1] * dy
+    xs = np.clip(np.round(x + dx).astype(int), 0, w - 1)
+    ys = np.clip(np.round(y + dy).astype(int), 0, h - 1)
     ends = float(np.mean(np.any(np.abs(gray[ys, xs].astype(np.float32) - level) > 15, axis=1)))
     return min(1.0, max(0.0, (ends - 0.6) / 0.25))
 
