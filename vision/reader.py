@@ -570,7 +570,15 @@ def _leftover(comp: np.ndarray, offset, dice: list[Die], side: float, edge=None)
     px), a die-like part touching the image's edge is not counted: it is no
     die wholly in the picture.
     """
-    cnts = _unexplained_parts(comp, dice, offset)
+    # Only the dice whose grown faces reach the blob can explain any of it.
+    h, w = comp.shape[:2]
+    near = []
+    for d in dice:
+        reach = 1.6 * max(math.dist(d.center, c) for c in d.corners)
+        if (offset[0] - reach <= d.center[0] <= offset[0] + w + reach
+                and offset[1] - reach <= d.center[1] <= offset[1] + h + reach):
+            near.append(d)
+    cnts = _unexplained_parts(comp, near, offset)
     face = side * side
     die_like = large = 0
     for c in cnts:
