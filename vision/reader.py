@@ -614,6 +614,12 @@ def _foreign(lab: np.ndarray, dice: list[Die], side: float, config: ReaderConfig
     pixels = lab[::step, ::step][inside[::step, ::step] > 0]
     if not len(pixels):
         return 0
+    # Half the working scale is enough for things larger than 2.5 faces.
+    lab = cv2.resize(lab, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_NEAREST)
+    inside = cv2.resize(inside, (lab.shape[1], lab.shape[0]), interpolation=cv2.INTER_NEAREST)
+    side = side / 2
+    dice = [replace(d, center=(d.center[0] / 2, d.center[1] / 2),
+                    corners=tuple((x / 2, y / 2) for x, y in d.corners)) for d in dice]
     dist2 = _lab_dist2(lab, np.median(pixels, axis=0), _CHROMA_TWICE)
     other = cv2.bitwise_and((dist2 > (2 * config.min_contrast) ** 2).astype(np.uint8) * 255, inside)
     cnts = _unexplained_parts(other, dice, (0, 0))
