@@ -433,7 +433,7 @@ def test_dots_that_are_no_die_face_are_not_read_from_their_pips():
 
 def test_linked_groups():
     """Connected parts of an adjacency matrix, each a sorted list of indices."""
-    from vision.reader import _linked
+    from vision.pipfirst import _linked
 
     adj = np.eye(5, dtype=bool)
     adj[0, 3] = adj[3, 0] = adj[3, 4] = adj[4, 3] = True
@@ -542,7 +542,7 @@ def test_pips_run_together_by_a_shadow_are_told_apart():
     """Three pips (response 200) joined by a shadow on their face (response
     60, over the pip level): the joined part is looked into again, and the
     three round pips come out."""
-    from vision.reader import _round_spots
+    from vision.pipfirst import _round_spots
 
     resp = np.zeros((80, 160), np.uint8)
     cv2.rectangle(resp, (30, 34), (130, 46), 60, -1)

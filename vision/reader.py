@@ -12,7 +12,11 @@ The reader works in three steps:
    dark pips and for dark or coloured dice with light pips alike.
 3. **Checks.** A face with 1-6 pips whose size and layout match a die face is a
    die; the fit gives its confidence. Pip-like marks outside a face (a speck on
-   the table) are never counted, because they are not enclosed by a face.
+   the table) are not counted as pips of that face.
+4. **Pips first.** Where no face stood out (a wooden die on wood, a die in a
+   shadow, a one seen at a slant), dice are found from groups of pips that
+   make a face's pattern on a plain face that ends (:mod:`vision.pipfirst`).
+   After a calibration this runs only while the read is in doubt.
 
 Example::
 
@@ -25,7 +29,6 @@ Example::
 from __future__ import annotations
 
 import functools
-import itertools
 import math
 from dataclasses import dataclass, field, replace
 
@@ -406,10 +409,12 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
     # die on wood, a die in the shadow of the tray's wall), found from their
     # pips alone. After a calibration, only while the read is in doubt (it
     # costs time, and a calibrated tray's dice mostly stand out whole).
+    from vision.pipfirst import add_pip_dice, pip_dice, pip_scale  # here: it imports this module
+
     if not calibrated:
-        pip_side = _pip_scale(gray, dice, long_side)
+        pip_side = pip_scale(gray, dice, long_side)
         if pip_side:
-            dice = _add_pip_dice(dice, _pip_dice(gray, dice, pip_side))
+            dice = add_pip_dice(dice, pip_dice(gray, dice, pip_side))
     if edge:
         # A die not wholly in the picture is no part of the throw read, and a
         # mark on something the edge cuts (a laptop's key) is no die: a die
@@ -430,11 +435,11 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
     looked = False
     if calibrated and (any(d.confidence < config.sure_confidence for d in dice)
                        or (expect is not None and len(dice) != expect)):
-        dice = _add_pip_dice(dice, _pip_dice(gray, dice, die_side, same_kind=True))
+        dice = add_pip_dice(dice, pip_dice(gray, dice, die_side, same_kind=True))
         looked = True
     unexplained, foreign = leftovers(dice)
     if calibrated and unexplained and not looked:
-        dice = _add_pip_dice(dice, _pip_dice(gray, dice, die_side, same_kind=True))
+        dice = add_pip_dice(dice, pip_dice(gray, dice, die_side, same_kind=True))
         unexplained, foreign = leftovers(dice)
     return dice, unexplained, foreign, side, lab
 
@@ -1179,425 +1184,6 @@ def _layout_fit(uv: np.ndarray) -> float:
         fit *= max(0.0, 1.0 - max(0.0, float(np.linalg.norm(shift)) - 0.1) * 4.0)
         best = max(best, fit)
     return float(best)
-
-
-# --------------------------------------------------------------------------
-# Pips first: dice whose faces do not stand out from the table
-# --------------------------------------------------------------------------
-
-#: How much darker (or lighter) than its surroundings a pip is, in Lab
-#: lightness units, after a black-hat (top-hat) filter of about half a die.
-_PIP_CONTRAST = 40
-
-#: A die found from two pips or more is kept under the sure confidence
-#: (at ``_PIP_FIRST_MOST``) unless every test of its pips scored at least
-#: ``_PIP_FIRST_SURE`` together: its face's outline was not seen. A one
-#: found from its pip alone has at most ``_PIP_FIRST_ONE_MOST``.
-_PIP_FIRST_MOST = 0.79
-_PIP_FIRST_SURE = 0.9
-_PIP_FIRST_ONE_MOST = 0.6
-
-#: A pip's diameter as a share of the die's side. Measured on the dice of
-#: the development photos (wooden, cream and plastic dice): 0.15-0.22.
-_PIP_SHARE = 0.18
-
-
-def _pip_scale(gray: np.ndarray, dice: list[Die], long_side: int) -> float | None:
-    """The die side, px, to look for pips at: the median size of the dice
-    read with confidence 0.5 or more; while fewer than two dice are sure, the
-    size the pips in the picture suggest (:func:`_pip_side`) when it is
-    within a factor 1.5 of that (or nothing was read). None when neither
-    says anything."""
-    sizes = [d.size for d in dice if d.confidence >= 0.5]
-    read = float(np.median(sizes)) if sizes else None
-    if sum(d.confidence >= 0.8 for d in dice) >= 2:
-        return read
-    from_pips = _pip_side(gray, long_side)
-    if from_pips and (read is None or 0.67 <= from_pips / read <= 1.5):
-        return from_pips
-    return read
-
-
-def _pip_side(gray: np.ndarray, long_side: int) -> float | None:
-    """The die side, px, the round dark spots of ``gray`` (``H×W uint8``)
-    suggest: their median diameter over :data:`_PIP_SHARE`; None with fewer
-    than two (a two's pips are enough). Spots are looked for between 0.8% and 6% of ``long_side`` wide.
-    """
-    resp = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, _rect(0.05 * long_side))
-    radii = [math.sqrt(spot[2] / math.pi) for spot in _round_spots(resp, (0.004 * long_side) ** 2 * math.pi,
-                                                                (0.03 * long_side) ** 2 * math.pi, 0.6)]
-    if len(radii) < 2:
-        return None
-    return float(np.median(radii)) * 2.0 / _PIP_SHARE
-
-
-def _rect(size: float) -> np.ndarray:
-    """A square structuring element of about ``size`` px (odd, at least 3)."""
-    k = max(3, int(round(size)) | 1)
-    return cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
-
-
-def _round_spots(resp: np.ndarray, min_area: float, max_area: float, roundness: float,
-                 exclude: np.ndarray | None = None, level: int = _PIP_CONTRAST,
-                 split_within: float = 0.0) -> list[tuple[float, float, float]]:
-    """Round spots of a black-hat or top-hat response ``resp`` (``H×W uint8``):
-    ``(x, y, area, xx, xy, yy)`` in px and px², and their second moments
-    scaled to trace 2 (:func:`_blob_shape`), for the parts over ``level`` (first
-    :data:`_PIP_CONTRAST`) with an area in ``[min_area, max_area]``, a box
-    and a fill of at least ``roundness``, and second moments no more
-    squashed than 1:2.2 (a side face's pips, seen edge-on, are).
-    ``exclude``: uint8 mask of places not to look (the faces already read).
-    A part up to ten pips large and at most ``split_within`` px wide and
-    high (pips run together by a shadow on their face) is looked into again
-    over Otsu's level of its response."""
-    mask = cv2.threshold(resp, level, 255, cv2.THRESH_BINARY)[1]
-    if exclude is not None:
-        mask = cv2.bitwise_and(mask, cv2.bitwise_not(exclude))
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    spots = []
-    for i in range(1, n):
-        a = float(stats[i, cv2.CC_STAT_AREA])
-        x, y, bw, bh = stats[i, :4]
-        if max_area < a <= 10 * max_area and max(bw, bh) <= split_within and level == _PIP_CONTRAST:
-            part = resp[y:y + bh, x:x + bw]
-            inside = labels[y:y + bh, x:x + bw] == i
-            higher = max(level + 1, int(_otsu(part[inside])) + 1)
-            sub = np.where(inside, part, 0).astype(np.uint8)
-            spots += [(sx + x, sy + y, *rest) for sx, sy, *rest in
-                      _round_spots(sub, min_area, max_area, roundness, level=higher)]
-            continue
-        if not min_area <= a <= max_area:
-            continue
-        if min(bw, bh) / max(bw, bh) < roundness or a / float(bw * bh) < roundness:
-            continue
-        xx, xy, yy = _blob_shape(labels, stats[i], i)
-        lo, hi = np.linalg.eigvalsh(np.array([[xx, xy], [xy, yy]]))
-        if lo < 0.45 * hi:
-            continue
-        spots.append((float(cents[i][0]), float(cents[i][1]), a, float(xx), float(xy), float(yy)))
-    return spots
-
-
-def _pip_dice(gray: np.ndarray, dice: list[Die], side: float, *, same_kind: bool = False) -> list[Die]:
-    """Dice found from their pips alone, where no die was read.
-
-    ``gray``: the working image's lightness (``H×W uint8``); ``dice``: the
-    dice read from their faces (their faces, grown by 10%, are not looked
-    at again); ``side``: the die side to look for, px. Dark pips (a black-hat
-    filter of half a die) and light pips (a top-hat) are found as round
-    spots of a pip's size. Spots closer than 0.6 side and of like size are
-    linked into groups; a group of two to six pips is a die when its pips
-    make a face's pattern at a face's spacing on a plain face (see
-    :func:`_pip_group_dice`: a group that took in a side face's pips or a
-    speck is tried in parts). A lone dark pip on a plain face with an edge
-    round it may be a one (:func:`_lone_pip_die`). Then two of the pips
-    left, 0.55-0.95 side apart, may be a two (with 30 pips left or fewer).
-    The face's outline was not seen, so a pip-first die is sure only when
-    its pips' tests scored :data:`_PIP_FIRST_SURE` together, and a one never
-    (:data:`_PIP_FIRST_ONE_MOST`). ``same_kind``: the dice are all of one
-    kind (a calibrated set): when the sure dice read all have dark pips (or
-    all light), only pips of that kind are looked for.
-    """
-    h, w = gray.shape
-    blocking = [d for d in dice if d.confidence >= 0.5]
-    own = np.zeros((h, w), np.uint8)
-    for d in blocking:
-        c = np.array([d.corners], np.float32)
-        mid = c.mean(axis=1, keepdims=True)
-        cv2.fillPoly(own, (mid + (c - mid) * 1.1).round().astype(np.int32), 255)
-    out: list[Die] = []
-    kernel = _rect(0.45 * side)
-    kinds = _pip_kinds(gray, dice) if same_kind else set()
-    for op in [op for dark, op in ((True, cv2.MORPH_BLACKHAT), (False, cv2.MORPH_TOPHAT)) if kinds in (set(), {dark})]:
-        resp = cv2.morphologyEx(gray, op, kernel)
-        spots = _round_spots(resp, 0.006 * side * side, 0.08 * side * side, 0.5, own, split_within=1.2 * side)
-        if not spots:
-            continue
-        pips = np.array(spots)
-        pip_mask = cv2.bitwise_and(cv2.threshold(resp, _PIP_CONTRAST, 255, cv2.THRESH_BINARY)[1],
-                                   cv2.bitwise_not(own))
-        dist = np.linalg.norm(pips[:, None, :2] - pips[None, :, :2], axis=2)
-        ratio = pips[:, None, 2] / pips[None, :, 2]
-        groups = _linked((dist < 0.6 * side) & (ratio > 0.4) & (ratio < 2.5))
-        np.fill_diagonal(dist, np.inf)
-        nearest = dist.min(axis=1)
-        found: list[Die] = []
-        for g in groups:
-            if 2 <= len(g) <= 8:  # more: a patch of lettering or a keyboard, not a die
-                found.extend(_pip_group_dice(pips[g], gray, pip_mask, side, blocking + found))
-        if op == cv2.MORPH_BLACKHAT:
-            # A one seen at an angle has its side faces' pips just beyond its
-            # face's edge: any dark pip left may be a one.
-            used = {tuple(p) for d in found for p in d.pips}
-            for i in np.argsort(-pips[:, 2]):
-                if (pips[i, 0], pips[i, 1]) not in used and nearest[i] >= 0.5 * side:
-                    d = _lone_pip_die(pips[i], gray, pip_mask, side, blocking + found)
-                    if d is not None:
-                        found.append(d)
-        # A two's pips lie farther apart than a group's links, and one of them
-        # may have been linked to a side face's pips: pairs of the pips left,
-        # nearest a two's spacing first.
-        used = {tuple(p) for d in found for p in d.pips}
-        left = [i for i in range(len(pips)) if (pips[i, 0], pips[i, 1]) not in used]
-        if len(left) <= 30:
-            pairs = sorted(((abs(dist[i, j] - 0.76 * side), i, j) for i, j in itertools.combinations(left, 2)
-                            if 0.55 * side <= dist[i, j] <= 0.95 * side), key=lambda t: t[0])
-            taken: set[int] = set()
-            for _, i, j in pairs:
-                if i in taken or j in taken:
-                    continue
-                d = _pip_group_die(pips[[i, j]], gray, pip_mask, side, blocking + found)
-                if d is not None:
-                    found.append(d)
-                    taken |= {i, j}
-        out.extend(found)
-    return out
-
-
-def _pip_kinds(gray: np.ndarray, dice: list[Die]) -> set[bool]:
-    """Whether the sure dice of ``dice`` (of two pips or more) have dark pips:
-    a set of True (darker than the face's median) and False (lighter)."""
-    kinds = set()
-    for d in dice:
-        if d.confidence < 0.8 or d.value < 2:
-            continue
-        box = np.round(np.array(d.corners)).astype(np.int32)
-        x0, y0 = np.maximum(box.min(axis=0), 0)
-        x1, y1 = box.max(axis=0) + 1
-        face = gray[y0:y1, x0:x1]
-        if face.size:
-            pips = [float(gray[round(y), round(x)]) for x, y in d.pips]
-            kinds.add(bool(np.median(pips) < np.median(face)))
-    return kinds
-
-
-def _pip_group_dice(pips: np.ndarray, gray: np.ndarray, pip_mask: np.ndarray, side: float,
-                    blocking: list[Die]) -> list[Die]:
-    """The dice in one group of linked pips (``N×3``: ``x, y, area``, px).
-
-    The whole group is tried first (:func:`_pip_group_die`). When it makes
-    no die (it took in the pips of a side face, or of a neighbour, or a
-    speck of shadow), its parts of two to six pips are tried, the largest
-    first (a six and a speck holds a six's column too), and the surest die
-    of the largest parts that make one wins; the pips within 0.9 side of it
-    are its own, and the rest are tried again the same way.
-    """
-    n = len(pips)
-    if n < 2:
-        return []
-    whole = _pip_group_die(pips, gray, pip_mask, side, blocking) if n <= 6 else None
-    if whole is not None or n == 2:
-        return [whole] if whole is not None else []
-    best = None
-    for k in range(min(6, n - 1), 1, -1):
-        for part in itertools.combinations(range(n), k):
-            d = _pip_group_die(pips[list(part)], gray, pip_mask, side, blocking)
-            if d is not None and (best is None or d.confidence > best.confidence):
-                best = d
-        if best is not None:
-            break
-    if best is None:
-        return []
-    rest = pips[np.linalg.norm(pips[:, :2] - np.array(best.center), axis=1) > 0.9 * side]
-    return [best] + _pip_group_dice(rest, gray, pip_mask, side, blocking + [best])
-
-
-def _linked(adjacent: np.ndarray) -> list[list[int]]:
-    """The groups (lists of indices) of an ``N×N`` bool adjacency matrix's
-    connected parts."""
-    n = len(adjacent)
-    label = np.arange(n)
-    while True:
-        # Every point takes the smallest label among itself and its neighbours.
-        new = np.where(adjacent, label[None, :], n).min(axis=1)
-        new = np.minimum(new, label)
-        new = new[new]
-        if np.array_equal(new, label):
-            break
-        label = new
-    return [np.flatnonzero(label == k).tolist() for k in np.unique(label)]
-
-
-def _face_ring(gray: np.ndarray, centre, outer: float, holes, squash: np.ndarray | None = None):
-    """A face round pips: ``(lightness, (x0, y0, x1, y1), mask)``, or None
-    when under 80% of it is in the picture.
-
-    The face is the disc of ``outer`` px round ``centre`` (``(x, y)`` px) in
-    ``gray`` (``H×W uint8``), less the discs ``holes`` (``(x, y, r)`` px);
-    ``lightness`` is its pixels' values (float32), ``mask`` (uint8) marks them
-    in the crop ``x0:x1, y0:y1`` (clipped to the picture: a die may lie
-    against the picture's edge). ``squash``: a 2×2 matrix that maps the face
-    seen square to the picture (a face seen at a slant is an ellipse)."""
-    h, w = gray.shape
-    x, y = centre
-    reach = outer if squash is None else outer * float(np.abs(squash).sum(axis=1).max())
-    x0, y0 = int(x - reach), int(y - reach)
-    x1, y1 = int(math.ceil(x + reach)) + 1, int(math.ceil(y + reach)) + 1
-    if squash is None:
-        m = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.circle(m, (round(x - x0), round(y - y0)), round(outer), 255, -1)
-    else:
-        yy, xx = np.mgrid[y0:y1, x0:x1]
-        flat = np.stack([xx - x, yy - y], axis=-1).astype(np.float32) @ np.linalg.inv(squash).T.astype(np.float32)
-        m = ((flat ** 2).sum(axis=-1) <= outer * outer).astype(np.uint8) * 255
-    whole = cv2.countNonZero(m)
-    cx0, cy0, cx1, cy1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
-    if cx1 <= cx0 or cy1 <= cy0:
-        return None
-    m = np.ascontiguousarray(m[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0])
-    if cv2.countNonZero(m) < 0.8 * whole:
-        return None
-    for hx, hy, r in holes:
-        cv2.circle(m, (round(hx - cx0), round(hy - cy0)), round(r) + 1, 0, -1)
-    return gray[cy0:cy1, cx0:cx1][m > 0].astype(np.float32), (cx0, cy0, cx1, cy1), m
-
-
-def _pip_squash(pips: np.ndarray) -> np.ndarray | None:
-    """The 2×2 matrix mapping a face seen square to the picture, from its
-    pips' mean shape (``N×6`` rows ``x, y, area, xx, xy, yy``): a face seen
-    at a slant squashes its round pips into ellipses across the slant. None
-    when the pips are round (squashed by under 10%)."""
-    xx, xy, yy = pips[:, 3:6].mean(axis=0)
-    vals, vecs = np.linalg.eigh(np.array([[xx, xy], [xy, yy]]))
-    f = math.sqrt(max(vals[0], 1e-6) / vals[1])
-    if f > 0.9:
-        return None
-    return vecs @ np.diag([f, 1.0]) @ vecs.T
-
-
-def _pip_group_die(pips: np.ndarray, gray: np.ndarray, pip_mask: np.ndarray, side: float,
-                   blocking: list[Die]) -> Die | None:
-    """A die from a group of 2-6 pips (``N×3``: ``x, y, area``, px), or None.
-
-    The pips must be of like size (spread of areas at most 35%), make a
-    face's pattern (:func:`_pattern_fit`) with a pip spacing of 0.17-0.36
-    side (the layout's outer pips sit about 0.27 side from the centre), and
-    lie on a plain face that ends (:func:`_face_ends`): over the face's disc,
-    outside the pips, at most 2% is of the pips' class (``pip_mask``, uint8),
-    and the face differs from the pips by more than half its own spread of
-    lightness. The face's disc is 0.42 of its side wide (a face seen at an
-    angle has its side face's pips just beyond its edge). Two to four pips
-    must leave their free layout places empty (:func:`_free_places_empty`).
-    The die's centre must be at least 0.85 side from every die read from
-    its face (``blocking``).
-    """
-    n = len(pips)
-    pts, areas = pips[:, :2], pips[:, 2]
-    if areas.std() > 0.35 * areas.mean():
-        return None
-    mid = pts.mean(axis=0)
-    if any(math.dist(mid, d.center) < 0.85 * max(side, d.size) for d in blocking):
-        return None
-    ref = np.array(PIP_LAYOUT[n], np.float64)
-    ref_rms = math.sqrt(float(((ref - ref.mean(axis=0)) ** 2).sum(axis=1).mean()))
-    squash = _pip_squash(pips)
-    flat = pts - mid if squash is None else (pts - mid) @ np.linalg.inv(squash).T
-    spacing = math.sqrt(float((flat ** 2).sum(axis=1).mean())) / ref_rms / side
-    if not 0.17 <= spacing <= 0.36:
-        return None
-    size = side * spacing / 0.27  # this face's side, px
-    r = math.sqrt(float(areas.mean()) / math.pi)
-    ring = _face_ring(gray, mid, 0.42 * size, [(x, y, 1.6 * r) for x, y in pts], squash)
-    if ring is None:
-        return None
-    face, (x0, y0, x1, y1), m = ring
-    if face.size < 10:
-        return None
-    stray = cv2.countNonZero(cv2.bitwise_and(pip_mask[y0:y1, x0:x1], m)) / face.size
-    pip_level = float(np.median([gray[round(y), round(x)] for x, y in pts]))
-    lo, med, hi = np.percentile(face, (10, 50, 90))
-    conf = _pattern_fit(pts) if n >= 3 else 1.0
-    conf *= max(0.0, 1.0 - max(0.0, stray - 0.02) * 20.0)
-    conf *= min(1.0, max(0.0, (abs(med - pip_level) - 0.5 * (hi - lo)) / 30.0))
-    conf *= _face_ends(gray, mid, size, med, squash)
-    if conf < 0.3:
-        return None
-    if n <= 4:
-        # No pip where a larger face would have one (a six missing a pip
-        # holds a four). The face's outline is not seen: its turn is the
-        # pips' diagonal's.
-        far = pts[np.argmax(np.linalg.norm(pts - mid, axis=1))] - mid
-        angle = math.degrees(math.atan2(far[1], far[0])) - 45.0
-        if not _free_places_empty([(p[0], p[1], p[2]) for p in pips], pip_mask, size, angle):
-            return None
-    return _pip_die(n, mid, size, conf if conf >= _PIP_FIRST_SURE else min(_PIP_FIRST_MOST, conf), pts)
-
-
-def _lone_pip_die(pip, gray: np.ndarray, pip_mask: np.ndarray, side: float, blocking: list[Die]) -> Die | None:
-    """A one from a lone dark pip ``(x, y, area)`` (px), or None.
-
-    A one's pip is 12-32% of the side wide, and sits alone in a plain face:
-    within 0.42 side of it, outside the pip, at most 0.5% is of the pips'
-    class and the face differs from the pip by more than its own spread of
-    lightness. The face must end (:func:`_face_ends`: a round mark on a
-    plain tray, a screw head, has no die round it). The die's
-    centre must be at least 1.05 side from every die read from its face
-    (``blocking``).
-    """
-    x, y, a = pip[:3]
-    r = math.sqrt(a / math.pi)
-    if not 0.06 * side <= r <= 0.16 * side:
-        return None
-    if any(math.dist((x, y), d.center) < 1.05 * max(side, d.size) for d in blocking):
-        return None
-    ring = _face_ring(gray, (x, y), 0.42 * side, [(x, y, 1.6 * r)])
-    if ring is None:
-        return None
-    face, (x0, y0, x1, y1), m = ring
-    stray = cv2.countNonZero(cv2.bitwise_and(pip_mask[y0:y1, x0:x1], m)) / max(1, face.size)
-    lo, med, hi = np.percentile(face, (10, 50, 90))
-    conf = max(0.0, 1.0 - max(0.0, stray - 0.005) * 50.0)
-    conf *= min(1.0, max(0.0, (abs(med - float(gray[round(y), round(x)])) - (hi - lo)) / 30.0))
-    conf *= _face_ends(gray, (x, y), side, med)
-    if conf < 0.3:
-        return None
-    return _pip_die(1, (x, y), side, min(_PIP_FIRST_ONE_MOST, conf), np.array([[x, y]]))
-
-
-def _face_ends(gray: np.ndarray, centre, side: float, level: float, squash: np.ndarray | None = None) -> float:
-    """How clearly a face of ``side`` px round ``centre`` (``(x, y)`` px) ends (0-1).
-
-    Along 16 rays from 0.4 to 0.9 side out, the lightness of ``gray``
-    (``H×W uint8``) must somewhere depart from the face's ``level`` by over
-    15: the face's edge, its side faces or its shadow. 60% of the rays or
-    fewer give 0, 85% or more give 1. A mark on a plain tray (a screw head,
-    dots of print) has no face that ends. ``squash``: as for
-    :func:`_face_ring` (the rays are squashed with the face).
-    """
-    h, w = gray.shape
-    x, y = centre
-    turns = np.linspace(0, 2 * np.pi, 16, endpoint=False)
-    reach = np.linspace(0.4 * side, 0.9 * side, 12)
-    dx, dy = np.outer(np.cos(turns), reach), np.outer(np.sin(turns), reach)
-    if squash is not None:
-        dx, dy = squash[0, 0] * dx + squash[0, 1] * dy, squash[1, 0] * dx + squash[1, 1] * dy
-    xs = np.clip(np.round(x + dx).astype(int), 0, w - 1)
-    ys = np.clip(np.round(y + dy).astype(int), 0, h - 1)
-    ends = float(np.mean(np.any(np.abs(gray[ys, xs].astype(np.float32) - level) > 15, axis=1)))
-    return min(1.0, max(0.0, (ends - 0.6) / 0.25))
-
-
-def _pip_die(value: int, mid, size: float, conf: float, pts: np.ndarray) -> Die:
-    """A :class:`Die` found from its pips: an upright square of ``size`` px round ``mid``."""
-    half = size / 2
-    corners = tuple((float(mid[0] + dx * half), float(mid[1] + dy * half))
-                    for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1)))
-    return Die(value=value, center=(float(mid[0]), float(mid[1])), size=float(size), corners=corners,
-               confidence=round(float(conf), 3), pips=tuple((float(x), float(y)) for x, y in pts))
-
-
-def _add_pip_dice(dice: list[Die], found: list[Die]) -> list[Die]:
-    """``dice`` with the pip-first dice ``found`` added.
-
-    A pip-first die is left out where a die as sure or surer was read within
-    0.9 of its side; a less sure reading there (a speck read as a die, a
-    side face read at a slant) gives way to it.
-    """
-    def near(d: Die, e: Die) -> bool:
-        return math.dist(d.center, e.center) < 0.9 * e.size
-
-    found = [e for e in found if not any(near(d, e) and d.confidence >= e.confidence for d in dice)]
-    return [d for d in dice if not any(near(d, e) for e in found)] + found
 
 
 # --------------------------------------------------------------------------
