@@ -62,7 +62,8 @@ def pip_scale(gray: np.ndarray, dice: list[Die], long_side: int) -> float | None
 def _pip_side(gray: np.ndarray, long_side: int) -> float | None:
     """The die side, px, the round dark spots of ``gray`` (``H×W uint8``)
     suggest: their median diameter over :data:`_PIP_SHARE`; None with fewer
-    than two (a two's pips are enough). Spots are looked for between 0.8% and 6% of ``long_side`` wide.
+    than two (a two's pips are enough). Spots are looked for between 0.8%
+    and 6% of ``long_side`` wide.
     """
     resp = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, _rect(0.05 * long_side))
     radii = [math.sqrt(spot[2] / math.pi) for spot in _round_spots(resp, (0.004 * long_side) ** 2 * math.pi,
@@ -80,7 +81,7 @@ def _rect(size: float) -> np.ndarray:
 
 def _round_spots(resp: np.ndarray, min_area: float, max_area: float, roundness: float,
                  exclude: np.ndarray | None = None, level: int = _PIP_CONTRAST,
-                 split_within: float = 0.0) -> list[tuple[float, float, float]]:
+                 split_within: float = 0.0) -> list[tuple[float, ...]]:
     """Round spots of a black-hat or top-hat response ``resp`` (``H×W uint8``):
     ``(x, y, area, xx, xy, yy)`` in px and px², and their second moments
     scaled to trace 2 (:func:`_blob_shape`), for the parts over ``level`` (first
@@ -130,8 +131,10 @@ def pip_dice(gray: np.ndarray, dice: list[Die], side: float, *, same_kind: bool 
     linked into groups; a group of two to six pips is a die when its pips
     make a face's pattern at a face's spacing on a plain face (see
     :func:`_pip_group_dice`: a group that took in a side face's pips or a
-    speck is tried in parts). A lone dark pip on a plain face with an edge
-    round it may be a one (:func:`_lone_pip_die`). Then two of the pips
+    speck is tried in parts). Any dark pip left, 0.5 side or more from the
+    next, may be a one (:func:`_lone_pip_die`: a plain face with an edge
+    round it; a one seen at a slant has its side faces' pips just beyond
+    its edge). Then two of the pips
     left, 0.55-0.95 side apart, may be a two (with 30 pips left or fewer).
     The face's outline was not seen, so a pip-first die is sure only when
     its pips' tests scored :data:`_PIP_FIRST_SURE` together, and a one never
@@ -149,7 +152,9 @@ def pip_dice(gray: np.ndarray, dice: list[Die], side: float, *, same_kind: bool 
     out: list[Die] = []
     kernel = _rect(0.45 * side)
     kinds = _pip_kinds(gray, dice) if same_kind else set()
-    for op in [op for dark, op in ((True, cv2.MORPH_BLACKHAT), (False, cv2.MORPH_TOPHAT)) if kinds in (set(), {dark})]:
+    looks = [(dark, op) for dark, op in ((True, cv2.MORPH_BLACKHAT), (False, cv2.MORPH_TOPHAT))
+             if len(kinds) != 1 or dark in kinds]
+    for dark, op in looks:
         resp = cv2.morphologyEx(gray, op, kernel)
         spots = _round_spots(resp, 0.006 * side * side, 0.08 * side * side, 0.5, own, split_within=1.2 * side)
         if not spots:
@@ -166,7 +171,7 @@ def pip_dice(gray: np.ndarray, dice: list[Die], side: float, *, same_kind: bool 
         for g in groups:
             if 2 <= len(g) <= 8:  # more: a patch of lettering or a keyboard, not a die
                 found.extend(_pip_group_dice(pips[g], gray, pip_mask, side, blocking + found))
-        if op == cv2.MORPH_BLACKHAT:
+        if dark:
             # A one seen at an angle has its side faces' pips just beyond its
             # face's edge: any dark pip left may be a one.
             used = {tuple(p) for d in found for p in d.pips}
@@ -214,7 +219,7 @@ def _pip_kinds(gray: np.ndarray, dice: list[Die]) -> set[bool]:
 
 def _pip_group_dice(pips: np.ndarray, gray: np.ndarray, pip_mask: np.ndarray, side: float,
                     blocking: list[Die]) -> list[Die]:
-    """The dice in one group of linked pips (``N×3``: ``x, y, area``, px).
+    """The dice in one group of linked pips (``N×6``, as :func:`_round_spots` gives them).
 
     The whole group is tried first (:func:`_pip_group_die`). When it makes
     no die (it took in the pips of a side face, or of a neighbour, or a
@@ -308,7 +313,8 @@ def _pip_squash(pips: np.ndarray) -> np.ndarray | None:
 
 def _pip_group_die(pips: np.ndarray, gray: np.ndarray, pip_mask: np.ndarray, side: float,
                    blocking: list[Die]) -> Die | None:
-    """A die from a group of 2-6 pips (``N×3``: ``x, y, area``, px), or None.
+    """A die from a group of 2-6 pips (``N×6``: ``x, y, area`` in px and px²,
+    and their shapes ``xx, xy, yy``, see :func:`_round_spots`), or None.
 
     The pips must be of like size (spread of areas at most 35%), make a
     face's pattern (:func:`_pattern_fit`) with a pip spacing of 0.17-0.36
@@ -365,15 +371,14 @@ def _pip_group_die(pips: np.ndarray, gray: np.ndarray, pip_mask: np.ndarray, sid
 
 
 def _lone_pip_die(pip, gray: np.ndarray, pip_mask: np.ndarray, side: float, blocking: list[Die]) -> Die | None:
-    """A one from a lone dark pip ``(x, y, area)`` (px), or None.
+    """A one from a dark pip (a row of :func:`_round_spots`: ``x, y, area``, px), or None.
 
     A one's pip is 12-32% of the side wide, and sits alone in a plain face:
     within 0.42 side of it, outside the pip, at most 0.5% is of the pips'
     class and the face differs from the pip by more than its own spread of
     lightness. The face must end (:func:`_face_ends`: a round mark on a
-    plain tray, a screw head, has no die round it). The die's
-    centre must be at least 1.05 side from every die read from its face
-    (``blocking``).
+    plain tray, a screw head, has no die round it). The die's centre must
+    be at least 1.05 side from every die read from its face (``blocking``).
     """
     x, y, a = pip[:3]
     r = math.sqrt(a / math.pi)
