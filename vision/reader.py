@@ -204,7 +204,9 @@ def read_throw(
     """Read a throw and say whether the reader is sure of it.
 
     ``image``: ``H×W×3 uint8 BGR``. ``expect``: the number of dice known to be
-    in the throw (the rules know it: 8, 7, 6 or 5), or None. ``area``: a
+    in the throw (the rules know it: 8, 7, 6 or 5), or None; a read of
+    another number is not sure, and after a calibration it also has the
+    reader look for dice by their pips (:mod:`vision.pipfirst`). ``area``: a
     :class:`vision.calibrate.TrayArea` (or any object with ``polygon``, a
     list of ``(x, y)`` pixels): only dice whose centre lies inside it are
     read, dice set aside outside it are ignored. ``die_size``: the die side in
