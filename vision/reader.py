@@ -337,8 +337,9 @@ def _lab_dist2(lab: np.ndarray, ref, weights=(1.0, 1.0, 1.0)) -> np.ndarray:
 
 def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = None, edge: bool = False, *,
                calibrated: bool = False, expect: int | None = None):
-    """Dice in a working-scale image: ``(dice, die-like parts unexplained, large
-    parts unexplained, die side px, the image in Lab)``. ``edge``: the
+    """Dice in a working-scale image: ``(dice, die-like parts unexplained (and
+    readings left out in doubt), large parts unexplained, die side px, the
+    image in Lab)``. ``edge``: the
     image's edge is the picture's, and die-like parts cut by it are not
     counted as unexplained. ``calibrated``: ``die_side`` comes from a
     calibration of the tray. ``expect``: the dice known to be in the image
@@ -434,14 +435,15 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
                 foreign += large
         return unexplained, foreign
 
-    looked = False
-    if calibrated and (any(d.confidence < config.sure_confidence for d in dice)
-                       or (expect is not None and len(dice) != expect)):
-        dice = add_pip_dice(dice, pip_dice(gray, dice, die_side, same_kind=True))
-        looked = True
+    def by_pips(dice):
+        return add_pip_dice(dice, pip_dice(gray, dice, die_side, same_kind=True))
+
+    doubt = any(d.confidence < config.sure_confidence for d in dice) or (expect is not None and len(dice) != expect)
+    if calibrated and doubt:
+        dice = by_pips(dice)
     unexplained, foreign = leftovers(dice)
-    if calibrated and unexplained and not looked:
-        dice = add_pip_dice(dice, pip_dice(gray, dice, die_side, same_kind=True))
+    if calibrated and unexplained and not doubt:
+        dice = by_pips(dice)
         unexplained, foreign = leftovers(dice)
     return dice, unexplained, foreign, side, lab
 
