@@ -567,12 +567,15 @@ def test_a_calibrated_read_short_of_the_dice_due_looks_for_their_pips():
 
 def test_a_far_face_seen_at_a_slant_is_read_from_its_squashed_pips():
     """A two farther off than the other dice (0.66 their size) and seen at a
-    slant (squashed to 0.75 top to bottom): its pips' ellipses tell the
+    slant (squashed to 0.72 top to bottom): its pips' ellipses tell the
     slant, and undone, the pips lie a two's spacing apart."""
     img = _faces_on_wood([3, 5])
-    cx, cy, s, f = 300, 350, 46, 0.75
+    cx, cy, s, f = 300, 350, 46, 0.72
     cv2.ellipse(img, (cx, cy), (round(s / 2), round(s * f / 2)), 0, 0, 360, (132, 167, 197), 2)
     for u in (-1, 1):
         centre = (round(cx + u * 0.27 * s), round(cy + u * 0.27 * s * f))
-        cv2.ellipse(img, centre, (5, 4), 0, 0, 360, (40, 45, 50), -1, cv2.LINE_AA)
-    assert sorted(read_throw(img).values) == [2, 3, 5]
+        cv2.ellipse(img, centre, (7, 5), 0, 0, 360, (40, 45, 50), -1, cv2.LINE_AA)
+    read = read_throw(img)
+    assert sorted(read.values) == [2, 3, 5]
+    # Seen that steeply, a face may be a die's front face: never sure.
+    assert [d.confidence < 0.8 for d in read.dice if d.value == 2] == [True]

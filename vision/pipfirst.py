@@ -367,7 +367,10 @@ def _pip_group_die(pips: np.ndarray, gray: np.ndarray, pip_mask: np.ndarray, sid
         angle = math.degrees(math.atan2(far[1], far[0])) - 45.0
         if not _free_places_empty([(p[0], p[1], p[2]) for p in pips], pip_mask, size, angle):
             return None
-    return _pip_die(n, mid, size, conf if conf >= _PIP_FIRST_SURE else min(_PIP_FIRST_MOST, conf), pts)
+    # A face seen at a steep slant (squashed under 0.8) may be a die's front
+    # face, not its top: never sure.
+    sure = conf >= _PIP_FIRST_SURE and (squash is None or float(np.linalg.eigvalsh(squash)[0]) >= 0.8)
+    return _pip_die(n, mid, size, conf if sure else min(_PIP_FIRST_MOST, conf), pts)
 
 
 def _lone_pip_die(pip, gray: np.ndarray, pip_mask: np.ndarray, side: float, blocking: list[Die]) -> Die | None:
