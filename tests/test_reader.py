@@ -579,3 +579,23 @@ def test_a_far_face_seen_at_a_slant_is_read_from_its_squashed_pips():
     assert sorted(read.values) == [2, 3, 5]
     # Seen that steeply, a face may be a die's front face: never sure.
     assert [d.confidence < 0.8 for d in read.dice if d.value == 2] == [True]
+
+
+def test_a_face_with_flat_pips_is_read_but_never_sure():
+    """A face seen at a steep slant (its pips squashed to 4:7) may be a die's
+    side face, not its top: it is read, but the read is not sure. A face
+    seen from above beside it is sure."""
+    rng = np.random.default_rng(3)
+    img = np.empty((480, 640, 3), np.float32)
+    img[:] = (60, 70, 80)
+    img += rng.normal(0, 3, (480, 640, 1))
+    for cx, squash, value, pip in ((200, 1.0, 4, (7, 7)), (400, 0.75, 5, (7, 4))):
+        half_w, half_h = 40, round(40 * squash)
+        cv2.rectangle(img, (cx - half_w, 240 - half_h), (cx + half_w, 240 + half_h), (225, 232, 236), -1)
+        for u, w in PIP_LAYOUT[value]:
+            centre = (round(cx + u * 0.27 * 80), round(240 + w * 0.27 * 80 * squash))
+            cv2.ellipse(img, centre, pip, 0, 0, 360, (30, 30, 30), -1, cv2.LINE_AA)
+    read = read_throw(np.clip(img, 0, 255).astype(np.uint8))
+    assert sorted(read.values) == [4, 5]
+    assert [d.confidence >= 0.8 for d in sorted(read.dice, key=lambda d: d.value)] == [True, False]
+    assert not read.sure

@@ -925,6 +925,12 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
     conf *= (outline * spread) ** 0.3 if len(pips) >= 2 and layout >= 0.9 else outline * spread
     if len(pips) == 1:
         conf *= _lone_pip_fit(pips[0], face, pip_mask)
+    xx, xy, yy = np.mean([p[3] for p in pips], axis=0)
+    lo, hi = np.linalg.eigvalsh(np.array([[xx, xy], [xy, yy]]))
+    if lo < 0.45 * hi:
+        # Pips squashed flatter than 2:3: a face seen at a steep slant, which
+        # may be a die's side face, not its top. Read, never sure.
+        conf = min(conf, 0.79)
     ox, oy = offset
     box = cv2.boxPoints(rect)
     corners = tuple((float(x + ox), float(y + oy)) for x, y in box)
