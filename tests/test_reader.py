@@ -599,3 +599,25 @@ def test_a_face_with_flat_pips_is_read_but_never_sure():
     assert sorted(read.values) == [4, 5]
     assert [d.confidence >= 0.8 for d in sorted(read.dice, key=lambda d: d.value)] == [True, False]
     assert not read.sure
+
+
+def test_a_weak_speck_beside_sure_dice_is_left_out(monkeypatch):
+    """A weak reading under half the size of the sure dice (a speck on a
+    cable's label read as a one) is no die: it is left out, and the read is
+    not sure."""
+    import vision.reader as reader
+
+    def die(value, x, size, confidence):
+        h = size / 2
+        return Die(value, (x, 100.0), size, ((x - h, 100 - h), (x + h, 100 - h), (x + h, 100 + h), (x - h, 100 + h)),
+                   confidence)
+
+    dice = [die(2, 100.0, 60.0, 1.0), die(3, 200.0, 62.0, 0.95), die(1, 300.0, 13.0, 0.46)]
+    lab = np.zeros((240, 320, 3), np.uint8)
+    monkeypatch.setattr(reader, "_read_work", lambda *a, **k: (dice, 0, 0, 60.0, lab))
+    read = read_throw(np.zeros((240, 320, 3), np.uint8))
+    assert read.values == (2, 3)
+    assert not read.sure
+    # A sure reading of that size is kept (and the sizes make the read unsure).
+    dice[2] = die(1, 300.0, 13.0, 0.9)
+    assert len(read_throw(np.zeros((240, 320, 3), np.uint8)).dice) == 3

@@ -286,6 +286,12 @@ def read_throw(
         med = float(np.median(sizes))
         if np.any(sizes < 0.75 * med) or np.any(sizes > 1.33 * med):
             reasons.append("the dice read are not all of one size")
+        sure = [d.size for d in out if d.confidence >= config.sure_confidence]
+        if len(sure) >= 2:
+            # A weak reading under half the sure dice's size is a speck or a
+            # pip, not a die: left out (the read stays unsure, for the sizes).
+            least = 0.5 * float(np.median(sure))
+            out = [d for d in out if d.confidence >= 0.5 or d.size >= least]
     if unexplained:
         reasons.append("something die-sized could not be read")
     if foreign and area is not None:
