@@ -621,3 +621,19 @@ def test_a_weak_speck_beside_sure_dice_is_left_out(monkeypatch):
     # A sure reading of that size is kept (and the sizes make the read unsure).
     dice[2] = die(1, 300.0, 13.0, 0.9)
     assert len(read_throw(np.zeros((240, 320, 3), np.uint8)).dice) == 3
+
+
+def test_a_weak_reading_is_looked_at_again_by_its_pips():
+    """A six's column read from its face as a three, not surely (0.62): pips
+    first looks there again, finds the six, and the six takes its place. A
+    sure reading there hides its pips."""
+    from dataclasses import replace
+
+    from vision.pipfirst import add_pip_dice, pip_dice
+
+    gray = cv2.cvtColor(_faces_on_wood([6]), cv2.COLOR_BGR2LAB)[..., 0]
+    column = Die(3, (81.0, 130.0), 70.0, ((46.0, 95.0), (116.0, 95.0), (116.0, 165.0), (46.0, 165.0)), 0.62)
+    found = pip_dice(gray, [column], 70.0)
+    assert [d.value for d in found] == [6]
+    assert [d.value for d in add_pip_dice([column], found)] == [6]
+    assert pip_dice(gray, [replace(column, confidence=0.9)], 70.0) == []

@@ -38,6 +38,11 @@ _PIP_FIRST_MOST = 0.79
 _PIP_FIRST_SURE = 0.9
 _PIP_FIRST_ONE_MOST = 0.6
 
+#: Dice read from their faces with this confidence or more hide their pips
+#: from pips first; a less sure reading (a column of a six read as a three,
+#: a side face) is looked at again, and gives way to a surer pip-first die.
+_BLOCKING = 0.8
+
 #: A pip's diameter as a share of the die's side. Measured on the dice of
 #: the development photos (wooden, cream and plastic dice): 0.15-0.22.
 _PIP_SHARE = 0.18
@@ -124,8 +129,9 @@ def pip_dice(gray: np.ndarray, dice: list[Die], side: float, *, same_kind: bool 
     """Dice found from their pips alone, where no die was read.
 
     ``gray``: the working image's lightness (``H×W uint8``); ``dice``: the
-    dice read from their faces (their faces, grown by 10%, are not looked
-    at again); ``side``: the die side to look for, px. Dark pips (a black-hat
+    dice read from their faces (the faces of those read with
+    :data:`_BLOCKING` or more, grown by 10%, are not looked at again);
+    ``side``: the die side to look for, px. Dark pips (a black-hat
     filter of half a die) and light pips (a top-hat) are found as round
     spots of a pip's size. Spots closer than 0.6 side and of like size are
     linked into groups; a group of two to six pips is a die when its pips
@@ -143,7 +149,7 @@ def pip_dice(gray: np.ndarray, dice: list[Die], side: float, *, same_kind: bool 
     all light), only pips of that kind are looked for.
     """
     h, w = gray.shape
-    blocking = [d for d in dice if d.confidence >= 0.5]
+    blocking = [d for d in dice if d.confidence >= _BLOCKING]
     own = np.zeros((h, w), np.uint8)
     for d in blocking:
         c = np.array([d.corners], np.float32)
