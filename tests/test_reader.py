@@ -637,3 +637,30 @@ def test_a_weak_reading_is_looked_at_again_by_its_pips():
     assert [d.value for d in found] == [6]
     assert [d.value for d in add_pip_dice([column], found)] == [6]
     assert pip_dice(gray, [replace(column, confidence=0.9)], 70.0) == []
+
+
+def test_a_front_face_under_an_unsure_top_face_is_left_out():
+    """Seen from a low camera, a die shows its front face just under its top
+    face. A pip-first reading under an unsure reading, closer than two dice
+    can lie and sharing none of its pips, is that front face: left out. Under
+    a sure reading, or a die's length down (two dice touching), it is kept."""
+    from dataclasses import replace
+
+    from vision.pipfirst import add_pip_dice
+
+    def die(value, x, y, size, confidence, pips):
+        h = size / 2
+        corners = ((x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h))
+        return Die(value, (x, y), size, corners, confidence, tuple(pips))
+
+    top = die(2, 220.0, 135.0, 60.0, 0.58, [(204.0, 119.0), (236.0, 151.0)])
+    front = die(4, 223.0, 185.0, 50.0, 0.79, [(211.0, 175.0), (235.0, 175.0), (211.0, 195.0), (235.0, 195.0)])
+    assert add_pip_dice([top], [front]) == [top]
+    sure_top = replace(top, confidence=0.95)
+    assert add_pip_dice([sure_top], [front]) == [sure_top, front]
+    below = replace(front, center=(223.0, 200.0))  # a die's length down: another die
+    assert add_pip_dice([top], [below]) == [top, below]
+    # Part of the same face read unsurely above it (two of its pips as a
+    # two): the fuller pip-first reading takes its place.
+    part = die(2, 223.0, 175.0, 50.0, 0.5, [(211.0, 175.0), (235.0, 175.0)])
+    assert add_pip_dice([part], [front]) == [front]

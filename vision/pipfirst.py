@@ -445,11 +445,25 @@ def add_pip_dice(dice: list[Die], found: list[Die]) -> list[Die]:
     """``dice`` with the pip-first dice ``found`` added.
 
     A pip-first die is left out where a die as sure or surer was read within
-    0.9 of its side; a less sure reading there (a speck read as a die, a
-    side face read at a slant) gives way to it.
+    0.9 of its side, or where, unsure, it lies under an unsure die-sized
+    reading closer than two dice can (0.6 side across, under 0.9 side down)
+    and shares none of its pips: it is that die's front face, seen from a
+    low camera. A less sure
+    reading in its place (a speck read as a die, a side face read at a
+    slant) gives way to it.
     """
     def near(d: Die, e: Die) -> bool:
         return math.dist(d.center, e.center) < 0.9 * e.size
 
-    found = [e for e in found if not any(near(d, e) and d.confidence >= e.confidence for d in dice)]
+    def front_face(d: Die, e: Die) -> bool:
+        # Neither sure, e lies under the die-sized d closer than two dice
+        # can, and they share no pip (e is no fuller reading of d's face):
+        # d's front face, seen from a low camera.
+        s = max(d.size, e.size)
+        shared = any(math.dist(p, q) < 0.1 * s for p in d.pips for q in e.pips)
+        return (d.confidence < _BLOCKING and e.confidence < _BLOCKING and d.size >= 0.7 * e.size and not shared
+                and abs(e.center[0] - d.center[0]) < 0.6 * s and 0 < e.center[1] - d.center[1] < 0.9 * s)
+
+    found = [e for e in found
+             if not any((near(d, e) and d.confidence >= e.confidence) or front_face(d, e) for d in dice)]
     return [d for d in dice if not any(near(d, e) for e in found)] + found
