@@ -462,8 +462,8 @@ def test_a_lone_pip_must_be_convex():
 def test_keys_of_a_laptop_at_the_picture_edge_are_not_ones():
     """A laptop cut by the picture's edge, its dark keys each with a light
     round symbol (key-sized, like a one): they are not read as dice, and the
-    read is not sure (something there could not be told from a die). A die
-    beside it is read."""
+    read is not sure (something there could not be told from a die) unless
+    the number of dice due is known. A die beside it is read."""
     rng = np.random.default_rng(1)
     img = np.empty((480, 640, 3), np.float32)
     img[:] = (110, 140, 170)
@@ -477,9 +477,13 @@ def test_keys_of_a_laptop_at_the_picture_edge_are_not_ones():
     cv2.rectangle(img, (150, 200), (194, 244), (235, 240, 242), -1)
     for u in (-1, 0, 1):
         cv2.circle(img, (172 + u * 12, 222 + u * 12), 4, (30, 30, 30), -1, cv2.LINE_AA)
-    read = read_throw(np.clip(img, 0, 255).astype(np.uint8))
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    read = read_throw(img)
     assert read.values == (3,)
     assert not read.sure and "something die-sized could not be read" in read.reasons
+    # With the number of dice due known, the count tells whether a die was lost.
+    assert read_throw(img, expect=1).sure
+    assert not read_throw(img, expect=2).sure
 
 
 def test_a_face_from_its_pips_is_told_from_its_side_face_and_specks():
@@ -524,7 +528,8 @@ def test_a_lone_two_gives_the_size_to_look_for_pips_at():
 def test_a_die_cut_by_the_picture_edge_is_no_part_of_the_throw():
     """Without a tray area, a face cut by the picture's edge showing one pip
     of its two is not read as a one; the read is not sure (something at
-    the edge could not be told from a die). A three wholly inside is read."""
+    the edge could not be told from a die) unless the number of dice due is
+    known. A three wholly inside is read."""
     rng = np.random.default_rng(2)
     img = np.empty((480, 640, 3), np.float32)
     img[:] = (60, 70, 80)
@@ -533,9 +538,11 @@ def test_a_die_cut_by_the_picture_edge_is_no_part_of_the_throw():
         cv2.rectangle(img, (x0, 200), (x0 + 64, 264), (225, 232, 236), -1)
         for px, py in pips:
             cv2.circle(img, (x0 + px, 200 + py), 6, (30, 30, 30), -1, cv2.LINE_AA)
-    read = read_throw(np.clip(img, 0, 255).astype(np.uint8))
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    read = read_throw(img)
     assert read.values == (3,)
     assert not read.sure
+    assert read_throw(img, expect=1).sure  # the count due tells no die in the throw was lost
 
 
 def test_pips_run_together_by_a_shadow_are_told_apart():

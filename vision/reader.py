@@ -349,7 +349,9 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
     image's edge is the picture's, and die-like parts cut by it are not
     counted as unexplained. ``calibrated``: ``die_side`` comes from a
     calibration of the tray. ``expect``: the dice known to be in the image
-    (a calibrated read short of them looks for dice by their pips)."""
+    (a calibrated read short of them looks for dice by their pips; with it,
+    a reading left out at the picture's edge leaves the read sure, for the
+    count tells whether a die was lost)."""
     h, w = img.shape[:2]
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
     gray = lab[..., 0]
@@ -408,10 +410,11 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
         if edge and side and best and cv2.countNonZero(comp) > 3 * side * side and _cut_by_edge(comp, offset, (w, h)):
             # Something larger than a die and cut by the picture's edge (a
             # laptop, a box): a key with a symbol looks like a one. Only dice
-            # of two pips or more read surely count in it, and the read is
-            # not sure when anything else was read there.
+            # of two pips or more read surely count in it. When anything else
+            # was read there the read is not sure, unless the number of dice
+            # due is known (the count then tells whether a die was lost).
             kept = [d for d in best if d.value > 1 and d.confidence >= config.sure_confidence]
-            doubted += len(kept) < len(best)
+            doubted += len(kept) < len(best) and expect is None
             best = kept
         dice.extend(best)
     # Pass 5: dice whose faces did not stand out from the table (a wooden
@@ -427,10 +430,11 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
     if edge:
         # A die not wholly in the picture is no part of the throw read, and a
         # mark on something the edge cuts (a laptop's key) is no die: a die
-        # read unsurely at the edge is left out, and the read is not sure.
+        # read unsurely at the edge is left out, and the read is not sure
+        # unless the number of dice due is known (as above).
         cut = [d for d in dice if d.confidence < config.sure_confidence and not _wholly_inside(d, w, h)]
         dice = [d for d in dice if d not in cut]
-        doubted += bool(cut)
+        doubted += bool(cut) and expect is None
 
     def leftovers(dice):
         unexplained, foreign = doubted, huge
