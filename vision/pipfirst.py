@@ -375,8 +375,9 @@ def _pip_group_die(pips: np.ndarray, gray: np.ndarray, pip_mask: np.ndarray, sid
             return None
     # A face seen at a steep slant (squashed under 0.8) may be a die's front
     # face, not its top: never sure.
-    sure = conf >= _PIP_FIRST_SURE and (squash is None or float(np.linalg.eigvalsh(squash)[0]) >= 0.8)
-    return _pip_die(n, mid, size, conf if sure else min(_PIP_FIRST_MOST, conf), pts)
+    slant = 1.0 if squash is None else float(np.linalg.eigvalsh(squash)[0])
+    sure = conf >= _PIP_FIRST_SURE and slant >= 0.8
+    return _pip_die(n, mid, size, conf if sure else min(_PIP_FIRST_MOST, conf), pts, slant)
 
 
 def _lone_pip_die(pip, gray: np.ndarray, pip_mask: np.ndarray, side: float, blocking: list[Die]) -> Die | None:
@@ -432,13 +433,14 @@ def _face_ends(gray: np.ndarray, centre, side: float, level: float, squash: np.n
     return min(1.0, max(0.0, (ends - 0.6) / 0.25))
 
 
-def _pip_die(value: int, mid, size: float, conf: float, pts: np.ndarray) -> Die:
+def _pip_die(value: int, mid, size: float, conf: float, pts: np.ndarray, slant: float = 1.0) -> Die:
     """A :class:`Die` found from its pips: an upright square of ``size`` px round ``mid``."""
     half = size / 2
     corners = tuple((float(mid[0] + dx * half), float(mid[1] + dy * half))
                     for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1)))
     return Die(value=value, center=(float(mid[0]), float(mid[1])), size=float(size), corners=corners,
-               confidence=round(float(conf), 3), pips=tuple((float(x), float(y)) for x, y in pts))
+               confidence=round(float(conf), 3), pips=tuple((float(x), float(y)) for x, y in pts),
+               slant=round(slant, 3))
 
 
 def add_pip_dice(dice: list[Die], found: list[Die]) -> list[Die]:

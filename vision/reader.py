@@ -61,6 +61,12 @@ PIP_LAYOUT = {
 }
 
 
+#: A face whose pips' short axis is under this share of their long one is
+#: seen at a steep slant (pips squashed flatter than 2:3): it may be a die's
+#: side face, not its top, and is never sure.
+SIDE_SLANT = 0.67
+
+
 class UnreadableImage(ValueError):
     """An image that cannot be read: not a file, not an image, or the wrong shape."""
 
@@ -73,7 +79,9 @@ class Die:
     the input image. ``size``: the face's side length in pixels. ``corners``:
     the face's four corner points, pixels ``(x, y)``, clockwise.
     ``confidence``: 0-1, how well the face and its pips match a die face.
-    ``pips``: the pip centres, pixels ``(x, y)``.
+    ``pips``: the pip centres, pixels ``(x, y)``. ``slant``: how square-on
+    the face is seen, 0-1: its pips' short axis over their long axis (1 seen
+    from straight above; under :data:`SIDE_SLANT`, it may be a side face).
     """
 
     value: int
@@ -82,6 +90,7 @@ class Die:
     corners: tuple[tuple[float, float], ...]
     confidence: float
     pips: tuple[tuple[float, float], ...] = field(default=(), repr=False)
+    slant: float = field(default=1.0, repr=False)
 
     def to_dict(self) -> dict:
         """JSON-ready form: value, center, size, corners, confidence (rounded)."""
@@ -274,6 +283,7 @@ def read_throw(
                 corners=tuple((x * s + ox, y * s + oy) for x, y in d.corners),
                 confidence=d.confidence,
                 pips=tuple((x * s + ox, y * s + oy) for x, y in d.pips),
+                slant=d.slant,
             )
         )
     out.sort(key=lambda d: (d.center[0], d.center[1]))
@@ -937,7 +947,8 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
         conf *= _lone_pip_fit(pips[0], face, pip_mask)
     xx, xy, yy = np.mean([p[3] for p in pips], axis=0)
     lo, hi = np.linalg.eigvalsh(np.array([[xx, xy], [xy, yy]]))
-    if lo < 0.45 * hi:
+    slant = math.sqrt(max(lo, 0.0) / hi)
+    if slant < SIDE_SLANT:
         # Pips squashed flatter than 2:3: a face seen at a steep slant, which
         # may be a die's side face, not its top. Read, never sure.
         conf = min(conf, 0.79)
@@ -951,6 +962,7 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
         corners=corners,
         confidence=round(float(max(0.0, min(1.0, conf))), 3),
         pips=tuple((p[0] + ox, p[1] + oy) for p in pips),
+        slant=round(slant, 3),
     )
 
 
