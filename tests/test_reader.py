@@ -671,3 +671,24 @@ def test_a_front_face_under_an_unsure_top_face_is_left_out():
     # two): the fuller pip-first reading takes its place.
     part = die(2, 223.0, 175.0, 50.0, 0.5, [(211.0, 175.0), (235.0, 175.0)])
     assert add_pip_dice([part], [front]) == [front]
+
+
+def test_a_side_face_beside_its_top_face_is_left_out():
+    """A face seen at a steep slant, read unsurely, within a side of a face
+    read surely and seen square-on, is that die's side face. A slanted face
+    a die's length off, or beside an unsure face, is a die of its own."""
+    from dataclasses import replace
+
+    from vision.reader import _side_faces
+
+    def die(value, x, size, confidence, slant):
+        h = size / 2
+        corners = ((x - h, 100 - h), (x + h, 100 - h), (x + h, 100 + h), (x - h, 100 + h))
+        return Die(value, (x, 100.0), size, corners, confidence, slant=slant)
+
+    top = die(3, 100.0, 80.0, 0.99, 0.95)
+    side = die(5, 170.0, 70.0, 0.79, 0.5)
+    assert _side_faces([top, side], 0.8) == [side]
+    assert _side_faces([top, replace(side, center=(190.0, 100.0))], 0.8) == []
+    assert _side_faces([replace(top, confidence=0.7), side], 0.8) == []
+    assert _side_faces([top, replace(side, slant=0.9)], 0.8) == []

@@ -445,6 +445,11 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
         cut = [d for d in dice if d.confidence < config.sure_confidence and not _wholly_inside(d, w, h)]
         dice = [d for d in dice if d not in cut]
         doubted += bool(cut) and expect is None
+    # A die has one top face: its side faces read are left out, and the read
+    # is not sure (a view that steep may hide more).
+    sides = _side_faces(dice, config.sure_confidence)
+    dice = [d for d in dice if d not in sides]
+    doubted += bool(sides)
 
     def leftovers(dice):
         unexplained, foreign = doubted, huge
@@ -569,6 +574,16 @@ def _unexplained_parts(mask: np.ndarray, dice: list[Die], offset) -> list[np.nda
     rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     cnts, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     return list(cnts)
+
+
+def _side_faces(dice: list[Die], sure: float) -> list[Die]:
+    """The dice of ``dice`` that are side faces of another: read unsurely
+    (under ``sure``), seen at a steep slant (:data:`SIDE_SLANT`), and within
+    a die's side of a die read surely and seen square-on. Two top faces of
+    dice of one size cannot lie closer than a side apart."""
+    return [e for e in dice if e.slant < SIDE_SLANT and e.confidence < sure
+            and any(d.confidence >= sure and d.slant >= SIDE_SLANT
+                    and math.dist(d.center, e.center) < max(d.size, e.size) for d in dice)]
 
 
 def _wholly_inside(d: Die, w: int, h: int) -> bool:
