@@ -21,7 +21,7 @@ import math
 import cv2
 import numpy as np
 
-from vision.reader import PIP_LAYOUT, Die, _blob_shape, _free_places_empty, _otsu, _pattern_fit
+from vision.reader import PIP_LAYOUT, Die, _blob_shape, _free_places_empty, _otsu, _pattern_fit, _slant
 
 __all__ = ["add_pip_dice", "pip_dice", "pip_scale"]
 
@@ -118,8 +118,7 @@ def _round_spots(resp: np.ndarray, min_area: float, max_area: float, roundness: 
         if min(bw, bh) / max(bw, bh) < roundness or a / float(bw * bh) < roundness:
             continue
         xx, xy, yy = _blob_shape(labels, stats[i], i)
-        lo, hi = np.linalg.eigvalsh(np.array([[xx, xy], [xy, yy]]))
-        if lo < 0.45 * hi:
+        if _slant((xx, xy, yy)) < math.sqrt(0.45):
             continue
         spots.append((float(cents[i][0]), float(cents[i][1]), a, float(xx), float(xy), float(yy)))
     return spots
@@ -304,6 +303,16 @@ def _face_ring(gray: np.ndarray, centre, outer: float, holes, squash: np.ndarray
     return gray[cy0:cy1, cx0:cx1][m > 0].astype(np.float32), (cx0, cy0, cx1, cy1), m
 
 
+def _plainness(ring, pip_mask: np.ndarray) -> tuple[float, float, float, float]:
+    """How plain a face (:func:`_face_ring`'s ``ring``) is: ``(stray, lo, med,
+    hi)``, the share of its pixels of the pips' class (``pip_mask``, uint8)
+    and the 10th, 50th and 90th percentiles of its lightness."""
+    face, (x0, y0, x1, y1), m = ring
+    stray = cv2.countNonZero(cv2.bitwise_and(pip_mask[y0:y1, x0:x1], m)) / max(1, face.size)
+    lo, med, hi = np.percentile(face, (10, 50, 90))
+    return stray, float(lo), float(med), float(hi)
+
+
 def _pip_squash(pips: np.ndarray) -> np.ndarray | None:
     """The 2×2 matrix mapping a face seen square to the picture, from its
     pips' mean shape (``N×6`` rows ``x, y, area, xx, xy, yy``): a face seen
@@ -353,12 +362,10 @@ def _pip_group_die(pips: np.ndarray, gray: np.ndarray, pip_mask: np.ndarray, sid
     ring = _face_ring(gray, mid, 0.42 * size, [(x, y, 1.6 * r) for x, y in pts], squash)
     if ring is None:
         return None
-    face, (x0, y0, x1, y1), m = ring
-    if face.size < 10:
+    if ring[0].size < 10:
         return None
-    stray = cv2.countNonZero(cv2.bitwise_and(pip_mask[y0:y1, x0:x1], m)) / face.size
+    stray, lo, med, hi = _plainness(ring, pip_mask)
     pip_level = float(np.median([gray[round(y), round(x)] for x, y in pts]))
-    lo, med, hi = np.percentile(face, (10, 50, 90))
     conf = _pattern_fit(pts) if n >= 3 else 1.0
     conf *= max(0.0, 1.0 - max(0.0, stray - 0.02) * 20.0)
     conf *= min(1.0, max(0.0, (abs(med - pip_level) - 0.5 * (hi - lo)) / 30.0))
@@ -375,7 +382,7 @@ def _pip_group_die(pips: np.ndarray, gray: np.ndarray, pip_mask: np.ndarray, sid
             return None
     # A face seen at a steep slant (squashed under 0.8) may be a die's front
     # face, not its top: never sure.
-    slant = 1.0 if squash is None else float(np.linalg.eigvalsh(squash)[0])
+    slant = 1.0 if squash is None else _slant(pips[:, 3:6].mean(axis=0))
     sure = conf >= _PIP_FIRST_SURE and slant >= 0.8
     return _pip_die(n, mid, size, conf if sure else min(_PIP_FIRST_MOST, conf), pts, slant)
 
@@ -399,9 +406,7 @@ def _lone_pip_die(pip, gray: np.ndarray, pip_mask: np.ndarray, side: float, bloc
     ring = _face_ring(gray, (x, y), 0.42 * side, [(x, y, 1.6 * r)])
     if ring is None:
         return None
-    face, (x0, y0, x1, y1), m = ring
-    stray = cv2.countNonZero(cv2.bitwise_and(pip_mask[y0:y1, x0:x1], m)) / max(1, face.size)
-    lo, med, hi = np.percentile(face, (10, 50, 90))
+    stray, lo, med, hi = _plainness(ring, pip_mask)
     conf = max(0.0, 1.0 - max(0.0, stray - 0.005) * 50.0)
     conf *= min(1.0, max(0.0, (abs(med - float(gray[round(y), round(x)])) - (hi - lo)) / 30.0))
     conf *= _face_ends(gray, (x, y), side, med)

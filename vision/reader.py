@@ -596,12 +596,18 @@ def _wholly_inside(d: Die, w: int, h: int) -> bool:
 def _cut_by_edge(comp: np.ndarray, offset, size) -> bool:
     """True when a blob's mask (uint8, its corner at ``offset``, ``(x, y)`` px)
     touches the edge of a picture of ``size`` ``(w, h)`` px."""
-    ys, xs = np.nonzero(comp)
-    if not len(xs):
+    if not cv2.countNonZero(comp):
         return False
-    x0, y0 = xs.min() + offset[0], ys.min() + offset[1]
-    x1, y1 = xs.max() + offset[0], ys.max() + offset[1]
-    return x0 <= 1 or y0 <= 1 or x1 >= size[0] - 2 or y1 >= size[1] - 2
+    return _touches_edge(cv2.boundingRect(comp), offset, size)
+
+
+def _touches_edge(rect, offset, size) -> bool:
+    """True when ``rect`` (``(x, y, w, h)`` px, as ``cv2.boundingRect`` gives
+    it, in pixels of a crop whose corner is at ``offset``) reaches within a
+    pixel of the edge of a picture of ``size`` ``(w, h)`` px."""
+    x, y, bw, bh = rect
+    x, y = x + offset[0], y + offset[1]
+    return x <= 1 or y <= 1 or x + bw >= size[0] - 1 or y + bh >= size[1] - 1
 
 
 def _leftover(comp: np.ndarray, offset, dice: list[Die], side: float, edge=None) -> tuple[int, int]:
@@ -633,11 +639,8 @@ def _leftover(comp: np.ndarray, offset, dice: list[Die], side: float, edge=None)
         aspect = min(rw, rh) / max(1.0, max(rw, rh))
         fill = a / max(1.0, rw * rh)
         if a <= 2.5 * face:
-            if edge is not None:
-                x, y, bw, bh = cv2.boundingRect(c)
-                x, y = x + offset[0], y + offset[1]
-                if x <= 1 or y <= 1 or x + bw >= edge[0] - 1 or y + bh >= edge[1] - 1:
-                    continue
+            if edge is not None and _touches_edge(cv2.boundingRect(c), offset, edge):
+                continue
             die_like += aspect >= 0.5 and fill >= 0.55
         else:
             large += aspect >= 0.35 and fill >= 0.4
@@ -840,6 +843,14 @@ def _split_touching(mask: np.ndarray, side: float | None) -> list[np.ndarray]:
 _ELLIPSE3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 
 
+def _slant(shape) -> float:
+    """How square-on a pip of second moments ``shape`` (``xx, xy, yy``, see
+    :func:`_blob_shape`) is seen, 0-1: its short axis over its long axis."""
+    xx, xy, yy = shape
+    lo, hi = np.linalg.eigvalsh(np.array([[xx, xy], [xy, yy]]))
+    return math.sqrt(max(float(lo), 0.0) / float(hi))
+
+
 def _blob_shape(labels: np.ndarray, stat, i: int) -> np.ndarray:
     """Blob ``i``'s shape: its second moments scaled to trace 2 (a disc gives
     ``[1, 0, 1]``: xx, xy, yy), from ``labels`` and its ``stat`` row."""
@@ -960,9 +971,7 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
     conf *= (outline * spread) ** 0.3 if len(pips) >= 2 and layout >= 0.9 else outline * spread
     if len(pips) == 1:
         conf *= _lone_pip_fit(pips[0], face, pip_mask)
-    xx, xy, yy = np.mean([p[3] for p in pips], axis=0)
-    lo, hi = np.linalg.eigvalsh(np.array([[xx, xy], [xy, yy]]))
-    slant = math.sqrt(max(lo, 0.0) / hi)
+    slant = _slant(np.mean([p[3] for p in pips], axis=0))
     if slant < SIDE_SLANT:
         # Pips squashed flatter than 2:3: a face seen at a steep slant, which
         # may be a die's side face, not its top. Read, never sure.
