@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import threading
 
 import numpy as np
+
+from .files import write_atomically
 
 __all__ = ["ThrowRecorder", "RecordingError"]
 
@@ -107,11 +108,6 @@ class ThrowRecorder:
 
     def _write(self, path: str, data: bytes) -> None:
         try:
-            fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
+            write_atomically(path, data)
         except OSError as e:
             raise RecordingError(f"cannot write {path}: {e}") from e

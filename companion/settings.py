@@ -23,9 +23,9 @@ import hmac
 import json
 import os
 import secrets
-import tempfile
 
 from .config import DEFAULTS, ConfigError, merge
+from .files import write_atomically
 
 __all__ = ["SETTINGS_FILE", "SettingsError", "load_settings", "save_settings", "apply_settings",
            "hash_pin", "check_pin"]
@@ -62,17 +62,8 @@ def save_settings(data_dir: str, settings: dict) -> None:
     """Write ``settings`` atomically (a power cut leaves the old or the new file,
     never half of one). Raises ``OSError`` when the folder cannot be written."""
     os.makedirs(data_dir, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=data_dir, prefix=".settings-", suffix=".json")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(settings, f, indent=1, sort_keys=True)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, os.path.join(data_dir, SETTINGS_FILE))
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_atomically(os.path.join(data_dir, SETTINGS_FILE),
+                     json.dumps(settings, indent=1, sort_keys=True).encode("utf-8"))
 
 
 def apply_settings(cfg: dict, settings: dict, *, source: str = SETTINGS_FILE) -> dict:

@@ -27,13 +27,13 @@ import json
 import logging
 import os
 import sqlite3
-import tempfile
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from .durchmarsch import Decision, DecisionEvent, Durchmarsch, Throw
+from .files import write_atomically
 
 __all__ = ["Store", "StorageError", "SavedGame", "event_to_json", "event_from_json"]
 
@@ -180,12 +180,7 @@ class Store:
         ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 92])
         if not ok:
             raise StorageError(f"cannot encode the frame of event {seq} as JPEG")
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            f.write(buf.tobytes())
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, os.path.join(self.root, rel))
+        write_atomically(os.path.join(self.root, rel), buf.tobytes())
         return rel
 
     def pop(self, game_id: int) -> dict | None:

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
+
+from companion.files import write_atomically
 
 __all__ = ["TrayArea", "CalibrationError", "find_tray", "area_from_corners", "measure_dice", "save_area", "load_area",
            "calibrate", "store_calibration", "CALIBRATION_FILE", "CONTROLS_FILE"]
@@ -202,14 +203,8 @@ def save_area(area: TrayArea, path: str) -> None:
 
 
 def _write_json(path: str, data) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-    with os.fdopen(fd, "w") as f:
-        json.dump(data, f, indent=1)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    write_atomically(path, json.dumps(data, indent=1).encode())
 
 
 def load_area(path: str) -> TrayArea | None:
