@@ -417,6 +417,55 @@ def test_dice_that_do_not_stand_out_are_read_from_their_pips():
         assert len(d.pips) == d.value
 
 
+def test_a_crack_in_a_wooden_face_is_not_a_pip():
+    """A wooden two with a crack running from one pip across its face (a
+    mark fainter than the pips, and long): the crack joined to the pip is
+    cut away from it, and does not count against the face's plainness.
+    The two is read (table-phone d165e790cc)."""
+    img = _faces_on_wood([2, 4, 6])
+    cv2.ellipse(img, (87, 126), (16, 5), 68, 0, 360, (100, 135, 165), -1, cv2.LINE_AA)
+    cv2.circle(img, (81, 111), 6, (40, 45, 50), -1, cv2.LINE_AA)  # the pip lies over the crack
+    assert sorted(read_throw(img).values) == [2, 4, 6]
+
+
+def test_a_pip_joined_to_a_faint_mark_is_cut_from_it():
+    """A pip run together with a fainter long mark (a crack, a shadow) makes
+    one part that is not round; within a die's reach it is looked into again
+    over Otsu's level, and the pip is found at its place."""
+    from vision.pipfirst import _round_spots
+
+    resp = np.zeros((100, 100), np.uint8)
+    cv2.ellipse(resp, (50, 66), (16, 4), 90, 0, 360, 60, -1)
+    cv2.circle(resp, (50, 50), 6, 150, -1)
+    assert _round_spots(resp, 27, 600, 0.5) == []  # not looked into again
+    spots = _round_spots(resp, 27, 600, 0.5, split_within=84)
+    assert [(round(x), round(y)) for x, y, *_ in spots] == [(50, 50)]
+
+
+def test_stray_marks_on_a_face_that_count():
+    """Of the marks on a face between its pips, a weak round one counts
+    against the face (the faint pip of a larger face: a four read as a two),
+    a weak long one (a crack) does not, and a strong one does whatever its
+    shape."""
+    from vision.pipfirst import _face_ring, _plainness
+
+    def stray(draw):
+        resp = np.zeros((100, 100), np.uint8)
+        pips = np.array([[35.0, 35.0, 113.0], [65.0, 65.0, 113.0]])
+        for x, y, _ in pips:
+            cv2.circle(resp, (int(x), int(y)), 6, 150, -1)
+        draw(resp)
+        mask = cv2.threshold(resp, 40, 255, cv2.THRESH_BINARY)[1]
+        gray = 200 - resp // 2
+        ring = _face_ring(gray, (50.0, 50.0), 0.42 * 70, [(x, y, 1.6 * 6) for x, y, _ in pips])
+        return _plainness(ring, (mask, resp), pips)[0]
+
+    assert stray(lambda r: None) == 0.0
+    assert stray(lambda r: cv2.circle(r, (65, 35), 6, 60, -1)) > 0.02  # a faint pip
+    assert stray(lambda r: cv2.ellipse(r, (42, 55), (14, 4), 80, 0, 360, 60, -1)) == 0.0  # a crack
+    assert stray(lambda r: cv2.ellipse(r, (42, 55), (14, 4), 80, 0, 360, 150, -1)) > 0.02  # a dark stroke
+
+
 def test_dots_that_are_no_die_face_are_not_read_from_their_pips():
     """Dark dots on the table that make no die face are not dice: a round mark
     with no face's edge round it (a screw head), a row of eight dots

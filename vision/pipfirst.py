@@ -38,6 +38,14 @@ _PIP_FIRST_MOST = 0.79
 _PIP_FIRST_SURE = 0.9
 _PIP_FIRST_ONE_MOST = 0.6
 
+#: A pip-first face whose pips are squashed under this (short over long
+#: axis) may be a die's front face seen from a low camera: never sure.
+_PIP_FIRST_SLANT = 0.8
+
+#: No pip, even a side face's seen at a slant, is squashed past 1:2.2 (short
+#: over long axis): a longer mark is a crack, a knot or a stroke of print.
+_PIP_LEAST_SLANT = math.sqrt(0.45)
+
 #: Dice read from their faces with this confidence or more hide their pips
 #: from pips first; a less sure reading (a column of a six read as a three,
 #: a side face) is looked at again, and gives way to a surer pip-first die.
@@ -94,9 +102,10 @@ def _round_spots(resp: np.ndarray, min_area: float, max_area: float, roundness: 
     and a fill of at least ``roundness``, and second moments no more
     squashed than 1:2.2 (a side face's pips, seen edge-on, are).
     ``exclude``: uint8 mask of places not to look (the faces already read).
-    A part up to ten pips large and at most ``split_within`` px wide and
-    high (pips run together by a shadow on their face) is looked into again
-    over Otsu's level of its response."""
+    A part at most ``split_within`` px wide and high that is up to ten pips
+    large, or of a pip's size but not round (pips run together by a shadow
+    on their face, a pip joined to a crack), is looked into again over
+    Otsu's level of its response."""
     mask = cv2.threshold(resp, level, 255, cv2.THRESH_BINARY)[1]
     if exclude is not None:
         mask = cv2.bitwise_and(mask, cv2.bitwise_not(exclude))
@@ -105,7 +114,9 @@ def _round_spots(resp: np.ndarray, min_area: float, max_area: float, roundness: 
     for i in range(1, n):
         a = float(stats[i, cv2.CC_STAT_AREA])
         x, y, bw, bh = stats[i, :4]
-        if max_area < a <= 10 * max_area and max(bw, bh) <= split_within and level == _PIP_CONTRAST:
+        round_enough = min(bw, bh) / max(bw, bh) >= roundness and a / float(bw * bh) >= roundness
+        if ((max_area < a <= 10 * max_area or (min_area <= a <= max_area and not round_enough))
+                and max(bw, bh) <= split_within and level == _PIP_CONTRAST):
             part = resp[y:y + bh, x:x + bw]
             inside = labels[y:y + bh, x:x + bw] == i
             higher = max(level + 1, int(_otsu(part[inside])) + 1)
@@ -115,10 +126,10 @@ def _round_spots(resp: np.ndarray, min_area: float, max_area: float, roundness: 
             continue
         if not min_area <= a <= max_area:
             continue
-        if min(bw, bh) / max(bw, bh) < roundness or a / float(bw * bh) < roundness:
+        if not round_enough:
             continue
         xx, xy, yy = _blob_shape(labels, stats[i], i)
-        if _slant((xx, xy, yy)) < math.sqrt(0.45):
+        if _slant((xx, xy, yy)) < _PIP_LEAST_SLANT:
             continue
         spots.append((float(cents[i][0]), float(cents[i][1]), a, float(xx), float(xy), float(yy)))
     return spots
@@ -175,14 +186,14 @@ def pip_dice(gray: np.ndarray, dice: list[Die], side: float, *, same_kind: bool 
         found: list[Die] = []
         for g in groups:
             if 2 <= len(g) <= 8:  # more: a patch of lettering or a keyboard, not a die
-                found.extend(_pip_group_dice(pips[g], gray, pip_mask, side, blocking + found))
+                found.extend(_pip_group_dice(pips[g], gray, (pip_mask, resp), side, blocking + found))
         if dark:
             # A one seen at an angle has its side faces' pips just beyond its
             # face's edge: any dark pip left may be a one.
             used = {tuple(p) for d in found for p in d.pips}
             for i in np.argsort(-pips[:, 2]):
                 if (pips[i, 0], pips[i, 1]) not in used and nearest[i] >= 0.5 * side:
-                    d = _lone_pip_die(pips[i], gray, pip_mask, side, blocking + found)
+                    d = _lone_pip_die(pips[i], gray, (pip_mask, resp), side, blocking + found)
                     if d is not None:
                         found.append(d)
         # A two's pips lie farther apart than a group's links, and one of them
@@ -197,7 +208,7 @@ def pip_dice(gray: np.ndarray, dice: list[Die], side: float, *, same_kind: bool 
             for _, i, j in pairs:
                 if i in taken or j in taken:
                     continue
-                d = _pip_group_die(pips[[i, j]], gray, pip_mask, side, blocking + found)
+                d = _pip_group_die(pips[[i, j]], gray, (pip_mask, resp), side, blocking + found)
                 if d is not None:
                     found.append(d)
                     taken |= {i, j}
@@ -222,7 +233,7 @@ def _pip_kinds(gray: np.ndarray, dice: list[Die]) -> set[bool]:
     return kinds
 
 
-def _pip_group_dice(pips: np.ndarray, gray: np.ndarray, pip_mask: np.ndarray, side: float,
+def _pip_group_dice(pips: np.ndarray, gray: np.ndarray, marks: tuple[np.ndarray, np.ndarray], side: float,
                     blocking: list[Die]) -> list[Die]:
     """The dice in one group of linked pips (``N×6``, as :func:`_round_spots` gives them).
 
@@ -236,13 +247,13 @@ def _pip_group_dice(pips: np.ndarray, gray: np.ndarray, pip_mask: np.ndarray, si
     n = len(pips)
     if n < 2:
         return []
-    whole = _pip_group_die(pips, gray, pip_mask, side, blocking) if n <= 6 else None
+    whole = _pip_group_die(pips, gray, marks, side, blocking) if n <= 6 else None
     if whole is not None or n == 2:
         return [whole] if whole is not None else []
     best = None
     for k in range(min(6, n - 1), 1, -1):
         for part in itertools.combinations(range(n), k):
-            d = _pip_group_die(pips[list(part)], gray, pip_mask, side, blocking)
+            d = _pip_group_die(pips[list(part)], gray, marks, side, blocking)
             if d is not None and (best is None or d.confidence > best.confidence):
                 best = d
         if best is not None:
@@ -250,7 +261,7 @@ def _pip_group_dice(pips: np.ndarray, gray: np.ndarray, pip_mask: np.ndarray, si
     if best is None:
         return []
     rest = pips[np.linalg.norm(pips[:, :2] - np.array(best.center), axis=1) > 0.9 * side]
-    return [best] + _pip_group_dice(rest, gray, pip_mask, side, blocking + [best])
+    return [best] + _pip_group_dice(rest, gray, marks, side, blocking + [best])
 
 
 def _linked(adjacent: np.ndarray) -> list[list[int]]:
@@ -303,12 +314,34 @@ def _face_ring(gray: np.ndarray, centre, outer: float, holes, squash: np.ndarray
     return gray[cy0:cy1, cx0:cx1][m > 0].astype(np.float32), (cx0, cy0, cx1, cy1), m
 
 
-def _plainness(ring, pip_mask: np.ndarray) -> tuple[float, float, float, float]:
-    """How plain a face (:func:`_face_ring`'s ``ring``) is: ``(stray, lo, med,
-    hi)``, the share of its pixels of the pips' class (``pip_mask``, uint8)
-    and the 10th, 50th and 90th percentiles of its lightness."""
+def _plainness(ring, marks: tuple[np.ndarray, np.ndarray], pips=None) -> tuple[float, float, float, float]:
+    """How plain a face (:func:`_face_ring`'s ``ring``) is: ``(stray, lo,
+    med, hi)``, the share of its pixels of the pips' class and the 10th, 50th
+    and 90th percentiles of its lightness. ``marks``: the pips' class (uint8
+    mask) and the response it was cut from (``H×W uint8``).
+
+    With the face's ``pips`` (rows ``x, y, area``, px and px²), a stray mark
+    at least half a pip large that is both weak (under half as strong as
+    the pips, by its median) and long (squashed past 1:2.2, as no pip is)
+    does not count: a crack or a knot in a wooden face. A weak round mark
+    does (the faint pip of a larger face), and so does a fleck too small to
+    have a shape."""
     face, (x0, y0, x1, y1), m = ring
-    stray = cv2.countNonZero(cv2.bitwise_and(pip_mask[y0:y1, x0:x1], m)) / max(1, face.size)
+    pip_mask, resp = marks
+    stray_marks = cv2.bitwise_and(pip_mask[y0:y1, x0:x1], m)
+    if pips is not None:
+        strength = float(np.median([resp[round(p[1]), round(p[0])] for p in pips]))
+        least = 0.5 * float(np.mean([p[2] for p in pips]))
+        crop = resp[y0:y1, x0:x1]
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(stray_marks, connectivity=8)
+        for i in range(1, n):
+            if stats[i, cv2.CC_STAT_AREA] < least:
+                continue
+            part = labels == i
+            weak = np.median(crop[part]) < 0.5 * strength
+            if weak and _slant(_blob_shape(labels, stats[i], i)) < _PIP_LEAST_SLANT:
+                stray_marks[part] = 0
+    stray = cv2.countNonZero(stray_marks) / max(1, face.size)
     lo, med, hi = np.percentile(face, (10, 50, 90))
     return stray, float(lo), float(med), float(hi)
 
@@ -326,7 +359,7 @@ def _pip_squash(pips: np.ndarray) -> np.ndarray | None:
     return vecs @ np.diag([f, 1.0]) @ vecs.T
 
 
-def _pip_group_die(pips: np.ndarray, gray: np.ndarray, pip_mask: np.ndarray, side: float,
+def _pip_group_die(pips: np.ndarray, gray: np.ndarray, marks: tuple[np.ndarray, np.ndarray], side: float,
                    blocking: list[Die]) -> Die | None:
     """A die from a group of 2-6 pips (``N×6``: ``x, y, area`` in px and px²,
     and their shapes ``xx, xy, yy``, see :func:`_round_spots`), or None.
@@ -335,7 +368,8 @@ def _pip_group_die(pips: np.ndarray, gray: np.ndarray, pip_mask: np.ndarray, sid
     face's pattern (:func:`_pattern_fit`) with a pip spacing of 0.17-0.36
     side (the layout's outer pips sit about 0.27 side from the centre), and
     lie on a plain face that ends (:func:`_face_ends`): over the face's disc,
-    outside the pips, at most 2% is of the pips' class (``pip_mask``, uint8),
+    outside the pips, at most 2% is of the pips' class (``marks``, see
+    :func:`_plainness`),
     and the face differs from the pips by more than half its own spread of
     lightness. The face's disc is 0.42 of its side wide (a face seen at an
     angle has its side face's pips just beyond its edge). Two to four pips
@@ -364,7 +398,7 @@ def _pip_group_die(pips: np.ndarray, gray: np.ndarray, pip_mask: np.ndarray, sid
         return None
     if ring[0].size < 10:
         return None
-    stray, lo, med, hi = _plainness(ring, pip_mask)
+    stray, lo, med, hi = _plainness(ring, marks, pips)
     pip_level = float(np.median([gray[round(y), round(x)] for x, y in pts]))
     conf = _pattern_fit(pts) if n >= 3 else 1.0
     conf *= max(0.0, 1.0 - max(0.0, stray - 0.02) * 20.0)
@@ -378,16 +412,15 @@ def _pip_group_die(pips: np.ndarray, gray: np.ndarray, pip_mask: np.ndarray, sid
         # pips' diagonal's.
         far = pts[np.argmax(np.linalg.norm(pts - mid, axis=1))] - mid
         angle = math.degrees(math.atan2(far[1], far[0])) - 45.0
-        if not _free_places_empty([(p[0], p[1], p[2]) for p in pips], pip_mask, size, angle):
+        if not _free_places_empty([(p[0], p[1], p[2]) for p in pips], marks[0], size, angle):
             return None
-    # A face seen at a steep slant (squashed under 0.8) may be a die's front
-    # face, not its top: never sure.
     slant = 1.0 if squash is None else _slant(pips[:, 3:6].mean(axis=0))
-    sure = conf >= _PIP_FIRST_SURE and slant >= 0.8
+    sure = conf >= _PIP_FIRST_SURE and slant >= _PIP_FIRST_SLANT
     return _pip_die(n, mid, size, conf if sure else min(_PIP_FIRST_MOST, conf), pts, slant)
 
 
-def _lone_pip_die(pip, gray: np.ndarray, pip_mask: np.ndarray, side: float, blocking: list[Die]) -> Die | None:
+def _lone_pip_die(pip, gray: np.ndarray, marks: tuple[np.ndarray, np.ndarray], side: float,
+                  blocking: list[Die]) -> Die | None:
     """A one from a dark pip (a row of :func:`_round_spots`: ``x, y, area``, px), or None.
 
     A one's pip is 12-32% of the side wide, and sits alone in a plain face:
@@ -406,7 +439,7 @@ def _lone_pip_die(pip, gray: np.ndarray, pip_mask: np.ndarray, side: float, bloc
     ring = _face_ring(gray, (x, y), 0.42 * side, [(x, y, 1.6 * r)])
     if ring is None:
         return None
-    stray, lo, med, hi = _plainness(ring, pip_mask)
+    stray, lo, med, hi = _plainness(ring, marks)
     conf = max(0.0, 1.0 - max(0.0, stray - 0.005) * 50.0)
     conf *= min(1.0, max(0.0, (abs(med - float(gray[round(y), round(x)])) - (hi - lo)) / 30.0))
     conf *= _face_ends(gray, (x, y), side, med)
