@@ -21,7 +21,7 @@ import math
 import cv2
 import numpy as np
 
-from vision.reader import PIP_LAYOUT, Die, _blob_shape, _free_places_empty, _otsu, _pattern_fit, _slant
+from vision.reader import PIP_LAYOUT, SIDE_SLANT, Die, _blob_shape, _free_places_empty, _otsu, _pattern_fit, _slant
 
 __all__ = ["add_pip_dice", "pip_dice", "pip_scale"]
 
@@ -33,13 +33,17 @@ _PIP_CONTRAST = 40
 #: A die found from two pips or more is kept under the sure confidence
 #: (at ``_PIP_FIRST_MOST``) unless every test of its pips scored at least
 #: ``_PIP_FIRST_SURE`` together: its face's outline was not seen. A one
-#: found from its pip alone has at most ``_PIP_FIRST_ONE_MOST``.
+#: found from its pip has at most ``_PIP_FIRST_ONE_MOST`` unless it scored
+#: that much too, its face lies wholly inside the picture, and no other pip
+#: within a two's reach lies on its face (:func:`_on_one_face`).
 _PIP_FIRST_MOST = 0.79
 _PIP_FIRST_SURE = 0.9
 _PIP_FIRST_ONE_MOST = 0.6
 
 #: A pip-first face whose pips are squashed under this (short over long
-#: axis) may be a die's front face seen from a low camera: never sure.
+#: axis) may be a die's front face seen from a low camera: it is sure only
+#: when nothing of a die lies just above it (:func:`_under_a_face`), and
+#: never when squashed under :data:`vision.reader.SIDE_SLANT`.
 _PIP_FIRST_SLANT = 0.8
 
 #: No pip, even a side face's seen at a slant, is squashed past 1:2.2 (short
@@ -153,7 +157,9 @@ def pip_dice(gray: np.ndarray, dice: list[Die], side: float, *, same_kind: bool 
     its edge). Then two of the pips
     left, 0.55-0.95 side apart, may be a two (with 30 pips left or fewer).
     The face's outline was not seen, so a pip-first die is sure only when
-    its pips' tests scored :data:`_PIP_FIRST_SURE` together, and a one never
+    its pips' tests scored :data:`_PIP_FIRST_SURE` together and it is not
+    a front face (:data:`_PIP_FIRST_SLANT`); a one, only when its face
+    lies wholly inside the picture and holds no other pip
     (:data:`_PIP_FIRST_ONE_MOST`). ``same_kind``: the dice are all of one
     kind (a calibrated set): when the sure dice read all have dark pips (or
     all light), only pips of that kind are looked for.
@@ -193,7 +199,8 @@ def pip_dice(gray: np.ndarray, dice: list[Die], side: float, *, same_kind: bool 
             used = {tuple(p) for d in found for p in d.pips}
             for i in np.argsort(-pips[:, 2]):
                 if (pips[i, 0], pips[i, 1]) not in used and nearest[i] >= 0.5 * side:
-                    d = _lone_pip_die(pips[i], gray, (pip_mask, resp), side, blocking + found)
+                    near = pips[(dist[i] < 0.95 * side), :2]
+                    d = _lone_pip_die(pips[i], gray, (pip_mask, resp), side, blocking + found, near)
                     if d is not None:
                         found.append(d)
         # A two's pips lie farther apart than a group's links, and one of them
@@ -415,12 +422,28 @@ def _pip_group_die(pips: np.ndarray, gray: np.ndarray, marks: tuple[np.ndarray, 
         if not _free_places_empty([(p[0], p[1], p[2]) for p in pips], marks[0], size, angle):
             return None
     slant = 1.0 if squash is None else _slant(pips[:, 3:6].mean(axis=0))
-    sure = conf >= _PIP_FIRST_SURE and slant >= _PIP_FIRST_SLANT
+    sure = conf >= _PIP_FIRST_SURE and (slant >= _PIP_FIRST_SLANT or (
+        slant >= SIDE_SLANT and not _under_a_face(mid, size, marks[0], blocking)))
     return _pip_die(n, mid, size, conf if sure else min(_PIP_FIRST_MOST, conf), pts, slant)
 
 
+def _under_a_face(mid, size: float, pip_mask: np.ndarray, dice: list[Die]) -> bool:
+    """Whether something of a die lies just above a face of ``size`` px at
+    ``mid`` (``(x, y)`` px): pips (``pip_mask``, uint8) or a die of ``dice``
+    within 0.6 side across and 0.5-1.5 side up. From a low camera a die's
+    front face is seen under its top face, and may look squarer than it."""
+    x, y = mid
+    if any(abs(d.center[0] - x) < 0.6 * size and 0.5 * size < y - d.center[1] < 1.5 * size for d in dice):
+        return True
+    h, w = pip_mask.shape
+    x0, x1 = max(0, round(x - 0.6 * size)), min(w, round(x + 0.6 * size))
+    y0, y1 = max(0, round(y - 1.5 * size)), max(0, round(y - 0.5 * size))
+    pip_area = math.pi * (0.5 * _PIP_SHARE * size) ** 2
+    return x1 > x0 and y1 > y0 and cv2.countNonZero(pip_mask[y0:y1, x0:x1]) >= 0.3 * pip_area
+
+
 def _lone_pip_die(pip, gray: np.ndarray, marks: tuple[np.ndarray, np.ndarray], side: float,
-                  blocking: list[Die]) -> Die | None:
+                  blocking: list[Die], near=()) -> Die | None:
     """A one from a dark pip (a row of :func:`_round_spots`: ``x, y, area``, px), or None.
 
     A one's pip is 12-32% of the side wide, and sits alone in a plain face:
@@ -429,6 +452,10 @@ def _lone_pip_die(pip, gray: np.ndarray, marks: tuple[np.ndarray, np.ndarray], s
     lightness. The face must end (:func:`_face_ends`: a round mark on a
     plain tray, a screw head, has no die round it). The die's centre must
     be at least 1.05 side from every die read from its face (``blocking``).
+    It may be sure when it scored :data:`_PIP_FIRST_SURE`, its face (0.6
+    side round the pip) is inside the picture, and none of the pips
+    ``near`` it (``(x, y)`` px, within a two's reach) lies on its face: a
+    two's other pip lies 0.76 side off, beyond the plain disc looked at.
     """
     x, y, a = pip[:3]
     r = math.sqrt(a / math.pi)
@@ -445,7 +472,28 @@ def _lone_pip_die(pip, gray: np.ndarray, marks: tuple[np.ndarray, np.ndarray], s
     conf *= _face_ends(gray, (x, y), side, med)
     if conf < 0.3:
         return None
-    return _pip_die(1, (x, y), side, min(_PIP_FIRST_ONE_MOST, conf), np.array([[x, y]]))
+    h, w = gray.shape
+    whole = 0.6 * side <= x <= w - 0.6 * side and 0.6 * side <= y <= h - 0.6 * side
+    alone = whole and not any(_on_one_face(gray, (x, y), q, r, lo, med, hi) for q in near)
+    most = 1.0 if conf >= _PIP_FIRST_SURE and alone else _PIP_FIRST_ONE_MOST
+    return _pip_die(1, (x, y), side, min(most, conf), np.array([[x, y]]))
+
+
+def _on_one_face(gray: np.ndarray, p, q, r: float, lo: float, med: float, hi: float) -> bool:
+    """Whether the pips at ``p`` and ``q`` (``(x, y)`` px, of radius about
+    ``r`` px) lie on one face of lightness ``lo``-``hi`` round ``med``: the
+    picture between them never departs from the face by over 15 or its own
+    spread (no face edge between them)."""
+    p, q = np.asarray(p, np.float64), np.asarray(q, np.float64)
+    length = float(np.linalg.norm(q - p))
+    if length <= 4 * r:
+        return True
+    ts = np.linspace(2 * r / length, 1 - 2 * r / length, 16)
+    pts = np.round(p + ts[:, None] * (q - p)).astype(int)
+    h, w = gray.shape
+    pts[:, 0] = np.clip(pts[:, 0], 0, w - 1)
+    pts[:, 1] = np.clip(pts[:, 1], 0, h - 1)
+    return float(np.abs(gray[pts[:, 1], pts[:, 0]].astype(np.float32) - med).max()) <= max(15.0, hi - lo)
 
 
 def _face_ends(gray: np.ndarray, centre, side: float, level: float, squash: np.ndarray | None = None) -> float:
