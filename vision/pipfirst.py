@@ -59,6 +59,10 @@ _BLOCKING = 0.8
 #: the development photos (wooden, cream and plastic dice): 0.15-0.22.
 _PIP_SHARE = 0.18
 
+#: How far apart a two's pips may be seen, in sides: 0.76 square-on (two
+#: layout places 0.27 side off the centre along each axis), less at a slant.
+_TWO_REACH = (0.55, 0.95)
+
 
 def pip_scale(gray: np.ndarray, dice: list[Die], long_side: int) -> float | None:
     """The die side, px, to look for pips at: the median size of the dice
@@ -199,7 +203,7 @@ def pip_dice(gray: np.ndarray, dice: list[Die], side: float, *, same_kind: bool 
             used = {tuple(p) for d in found for p in d.pips}
             for i in np.argsort(-pips[:, 2]):
                 if (pips[i, 0], pips[i, 1]) not in used and nearest[i] >= 0.5 * side:
-                    near = pips[(dist[i] < 0.95 * side), :2]
+                    near = pips[(dist[i] < _TWO_REACH[1] * side), :2]
                     d = _lone_pip_die(pips[i], gray, (pip_mask, resp), side, blocking + found, near)
                     if d is not None:
                         found.append(d)
@@ -210,7 +214,7 @@ def pip_dice(gray: np.ndarray, dice: list[Die], side: float, *, same_kind: bool 
         left = [i for i in range(len(pips)) if (pips[i, 0], pips[i, 1]) not in used]
         if len(left) <= 30:
             pairs = sorted(((abs(dist[i, j] - 0.76 * side), i, j) for i, j in itertools.combinations(left, 2)
-                            if 0.55 * side <= dist[i, j] <= 0.95 * side), key=lambda t: t[0])
+                            if _TWO_REACH[0] * side <= dist[i, j] <= _TWO_REACH[1] * side), key=lambda t: t[0])
             taken: set[int] = set()
             for _, i, j in pairs:
                 if i in taken or j in taken:
@@ -474,8 +478,9 @@ def _lone_pip_die(pip, gray: np.ndarray, marks: tuple[np.ndarray, np.ndarray], s
         return None
     h, w = gray.shape
     whole = 0.6 * side <= x <= w - 0.6 * side and 0.6 * side <= y <= h - 0.6 * side
-    alone = whole and not any(_on_one_face(gray, (x, y), q, r, lo, med, hi) for q in near)
-    most = 1.0 if conf >= _PIP_FIRST_SURE and alone else _PIP_FIRST_ONE_MOST
+    sure = (conf >= _PIP_FIRST_SURE and whole
+            and not any(_on_one_face(gray, (x, y), q, r, lo, med, hi) for q in near))
+    most = 1.0 if sure else _PIP_FIRST_ONE_MOST
     return _pip_die(1, (x, y), side, min(most, conf), np.array([[x, y]]))
 
 
