@@ -1,0 +1,256 @@
+"""Train the die-face classifier that :mod:`vision.facenet` runs.
+
+Usage (from the project root, after ``.venv/bin/pip install -e '.[train]'``)::
+
+    .venv/bin/python training/train_face_net.py                 # writes vision/models/face_net.npz
+    .venv/bin/python training/train_face_net.py --fold 0 --out /tmp/fold0.npz
+
+What it learns from, and only from (the issue's rule on training data):
+
+- mock-camera renders (:func:`hardware.render.render_throw`), with the true value and place of every die;
+- the many-colours photos (nell-byler/dice_detection, BSD-3-Clause) with that project's own boxes,
+  ``training/data/many_colours_boxes.csv``;
+- the webcam photos (matteop65/Dice_Detection_Recognition, MIT) that the classical reader reads exactly:
+  there, the reader's dice, whose values match the photo's label, give each die's place and value.
+
+The photos of the two sources without a licence file (tray-top-down, table-phone) are never used.
+
+``--fold K`` leaves out every photo whose name's first hex digit has parity ``1 - K``, so that a model
+trained on one half can be measured on the other (``benchmarks/read_photos.py --face-net``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision.facenet import face_crops  # noqa: E402
+
+PHOTOS = ROOT.parent / "shared" / "photos"
+
+
+def _in_fold(name: str, fold: int | None) -> bool:
+    """True when the photo ``name`` (``folder/hash.jpg``) is in the training half ``fold``."""
+    if fold is None:
+        return True
+    return int(Path(name).stem[0], 16) % 2 == fold
+
+
+def many_colours_scenes(fold):
+    """(image, [(x, y, side, value)]) for each many-colours photo, from the source's own boxes."""
+    import cv2
+    boxes = defaultdict(list)
+    with open(ROOT / "training" / "data" / "many_colours_boxes.csv") as f:
+        for row in csv.DictReader(f):
+            x0, y0, x1, y1 = (float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
+            # A box holds the top face and a sliver of the sides seen; the face is about 0.9 of it.
+            side = 0.9 * ((x1 - x0) + (y1 - y0)) / 2
+            boxes[row["file"]].append(((x0 + x1) / 2, (y0 + y1) / 2, side, int(row["value"])))
+    for name, dice in sorted(boxes.items()):
+        if _in_fold(name, fold):
+            img = cv2.imread(str(PHOTOS / name))
+            if img is not None:
+                yield img, dice
+
+
+def webcam_scenes(fold):
+    """(image, dice) for webcam photos the classical reader reads exactly (MIT licensed)."""
+    from vision.reader import load_image, read_throw
+    labels = json.loads((PHOTOS / "labels.json").read_text())
+    for e in labels:
+        if e["category"] != "webcam-clutter" or not _in_fold(e["file"], fold):
+            continue
+        img = load_image(PHOTOS / e["file"])
+        r = read_throw(img, learned=False)
+        if sorted(r.values) == sorted(e["values"]):
+            yield img, [(d.center[0], d.center[1], d.size, d.value) for d in r.dice]
+
+
+def mock_scenes(n, seed):
+    """(image, dice) for ``n`` mock-camera renders of 1-8 dice in varied styles."""
+    from hardware.render import RenderStyle, render_throw
+    rng = np.random.default_rng(seed)
+    for i in range(n):
+        style = RenderStyle(die_size=float(rng.uniform(24, 70)), coloured=float(rng.uniform(0, 1)),
+                            tilt=float(rng.uniform(0, 0.6)), touching=float(rng.uniform(0, 0.6)),
+                            tray=tuple(int(v) for v in rng.integers(20, 230, 3)))
+        values = rng.integers(1, 7, int(rng.integers(1, 9))).tolist()
+        try:
+            img, truth = render_throw(values, seed=seed + i, style=style)
+        except ValueError:
+            continue
+        yield img, [(d.center[0], d.center[1], d.size, d.value) for d in truth]
+
+
+def crops_of(img, dice, rng, *, pos_each, neg_each):
+    """Training crops of one scene: jittered crops on each die, and crops centred on no die."""
+    xs, ys = [], []
+    h, w = img.shape[:2]
+    centers = np.array([(x, y) for x, y, _, _ in dice], float)
+    sides = np.array([s for _, _, s, _ in dice], float)
+    side = float(np.median(sides))
+    for x, y, s, v in dice:
+        for _ in range(pos_each):
+            dx, dy = rng.uniform(-0.12, 0.12, 2) * s
+            xs.append(face_crops(img, [(x + dx, y + dy)], s * rng.uniform(0.85, 1.15))[0])
+            ys.append(v)
+    tries = 0
+    made = 0
+    while made < neg_each * len(dice) and tries < 50 * neg_each * len(dice):
+        tries += 1
+        if rng.random() < 0.6:  # next to a die: a half die, the gap between two, a side face
+            k = rng.integers(len(dice))
+            ang = rng.uniform(0, 2 * np.pi)
+            r = rng.uniform(0.55, 1.3) * sides[k]
+            p = centers[k] + r * np.array([np.cos(ang), np.sin(ang)])
+        else:
+            p = rng.uniform([0, 0], [w, h])
+        if np.min(np.hypot(*(centers - p).T) / sides) < 0.5:
+            continue
+        xs.append(face_crops(img, [tuple(p)], side * rng.uniform(0.85, 1.15))[0])
+        ys.append(0)
+        made += 1
+    return xs, ys
+
+
+def build(fold, mock, seed):
+    """Crops and labels from every allowed source; also returns the scenes, for mining."""
+    rng = np.random.default_rng(seed)
+    xs, ys, scenes = [], [], []
+    counts = defaultdict(int)
+    for kind, found, pos_each, neg_each in (("many-colours", many_colours_scenes(fold), 10, 8),
+                                            ("webcam", webcam_scenes(fold), 6, 10),
+                                            ("mock", mock_scenes(mock, seed), 2, 2)):
+        for img, dice in found:
+            a, b = crops_of(img, dice, rng, pos_each=pos_each, neg_each=neg_each)
+            xs += a
+            ys += b
+            counts[kind] += len(dice)
+            scenes.append((img, dice))
+    print("dice per source:", dict(counts), "crops:", len(xs), flush=True)
+    return np.stack(xs).astype(np.float32), np.array(ys, np.int64), scenes
+
+
+def mine(weights, scenes, rng, *, each=4):
+    """Hard negatives: the places a trained network takes for dice where the scene has none.
+
+    Each scene is searched with :func:`vision.facenet.find_dice`, as the reader searches; every die
+    found farther than half a side from all true dice gives ``each`` jittered "no die" crops.
+    """
+    from vision.facenet import FaceNet, find_dice
+    net = FaceNet(weights)
+    xs = []
+    for img, dice in scenes:
+        side = float(np.median([s for _, _, s, _ in dice]))
+        centers = np.array([(x, y) for x, y, _, _ in dice], float)
+        for x, y, _, _ in find_dice(img, side, net=net):
+            if np.min(np.hypot(centers[:, 0] - x, centers[:, 1] - y)) < 0.5 * side:
+                continue
+            for _ in range(each):
+                dx, dy = rng.uniform(-0.15, 0.15, 2) * side
+                xs.append(face_crops(img, [(x + dx, y + dy)], side * rng.uniform(0.85, 1.15))[0])
+    return xs
+
+
+def train(x, y, *, epochs, seed):
+    import torch
+    from torch import nn
+    torch.manual_seed(seed)
+    torch.set_num_threads(int(os.environ.get("TRAIN_THREADS", "2")))
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.c1 = nn.Conv2d(3, 16, 3, padding=1)
+            self.c2 = nn.Conv2d(16, 32, 3, padding=1)
+            self.c3 = nn.Conv2d(32, 48, 3, padding=1)
+            self.fc = nn.Linear(48 * 4 * 4, 64)
+            self.out = nn.Linear(64, 7)
+            self.drop = nn.Dropout(0.3)
+
+        def forward(self, t):
+            for c in (self.c1, self.c2, self.c3):
+                t = nn.functional.max_pool2d(torch.relu(c(t)), 2)
+            return self.out(self.drop(torch.relu(self.fc(t.flatten(1)))))
+
+    net = Net()
+    xt = torch.from_numpy(x).permute(0, 3, 1, 2).contiguous()
+    yt = torch.from_numpy(y)
+    opt = torch.optim.Adam(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=epochs * (len(x) // 256 + 1))
+    lossf = nn.CrossEntropyLoss()
+    for ep in range(epochs):
+        net.train()
+        perm = torch.randperm(len(xt))
+        total, right, t0 = 0.0, 0, time.time()
+        for i in range(0, len(perm), 256):
+            idx = perm[i:i + 256]
+            xb, yb = xt[idx], yt[idx]
+            # A die face looks the same turned by a quarter or mirrored, and dice come in any colour.
+            xb = torch.rot90(xb, int(torch.randint(4, ())), (2, 3))
+            if torch.rand(()) < 0.5:
+                xb = xb.flip(3)
+            xb = xb[:, torch.randperm(3)]
+            opt.zero_grad()
+            z = net(xb)
+            loss = lossf(z, yb)
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item() * len(idx)
+            right += int((z.argmax(1) == yb).sum())
+        print(f"epoch {ep + 1}/{epochs}: loss {total / len(xt):.4f}, train accuracy {right / len(xt):.4f}, "
+              f"{time.time() - t0:.0f} s", flush=True)
+    weights = {k: v.detach().numpy().astype(np.float32) for k, v in net.state_dict().items()}
+    # The NumPy forward pass the product runs must give what PyTorch gives.
+    from vision.facenet import FaceNet
+    net.eval()
+    with torch.no_grad():
+        want = net(xt[:64]).numpy()
+    got = FaceNet(weights).logits(x[:64])
+    if not np.allclose(got, want, atol=1e-3):
+        raise SystemExit(f"NumPy and PyTorch disagree by {np.abs(got - want).max():.2g}")
+    return weights
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--out", default=str(ROOT / "vision" / "models" / "face_net.npz"))
+    p.add_argument("--fold", type=int, choices=(0, 1), default=None,
+                   help="train on one half of the photos only (for measuring on the other)")
+    p.add_argument("--epochs", type=int, default=20)
+    p.add_argument("--mock", type=int, default=400, help="how many mock-camera renders")
+    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--mining", type=int, default=2,
+                   help="rounds of training again with the places the network took for dice wrongly")
+    a = p.parse_args(argv)
+    import cv2
+    cv2.setNumThreads(1)
+    x, y, scenes = build(a.fold, a.mock, a.seed)
+    weights = train(x, y, epochs=a.epochs, seed=a.seed)
+    for r in range(a.mining):
+        hard = mine(weights, scenes, np.random.default_rng(a.seed + 1 + r))
+        print(f"mining round {r + 1}: {len(hard)} crops of things taken for dice", flush=True)
+        if not hard:
+            break
+        x = np.concatenate([x, np.stack(hard).astype(np.float32)])
+        y = np.concatenate([y, np.zeros(len(hard), np.int64)])
+        weights = train(x, y, epochs=a.epochs, seed=a.seed)
+    Path(a.out).parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(a.out, **weights)
+    print("wrote", a.out, f"({Path(a.out).stat().st_size / 1e6:.2f} MB)")
+
+
+if __name__ == "__main__":
+    main()
