@@ -1,6 +1,12 @@
 """Benchmark of the dice reader: accuracy, sureness and speed.
 
-Usage: python benchmarks/read_photos.py [LABELS.json]   (default ../shared/photos/labels.json)
+Usage: python benchmarks/read_photos.py [LABELS.json] [--face-net-folds FOLD0.npz FOLD1.npz]
+(default labels: ../shared/photos/labels.json)
+
+With ``--face-net-folds``, each photo is read with the face classifier trained
+on the other half of the photos (``training/train_face_net.py --fold K``; a
+photo's half is the parity of its name's first hex digit): a two-fold
+cross-validated figure, free of photos the network learned from.
 
 Prints three tables:
 
@@ -35,8 +41,32 @@ sys.path.insert(0, ROOT)
 TRAY_CATEGORIES = {"tray-top-down"}
 
 
+#: With --face-net-folds: the weights trained on photos of even, and of odd, first hex digit.
+FOLDS: list[str] = []
+
+
+def _half(path):
+    """0 or 1: the parity of the photo name's first hex digit (non-hex names count as 0)."""
+    c = os.path.basename(path)[:1]
+    return int(c, 16) % 2 if c and c in "0123456789abcdefABCDEF" else 0
+
+
 def _run_read(paths, *extra):
+    if FOLDS:
+        out = {}
+        for half in (0, 1):
+            mine = [p for p in paths if _half(p) == half]
+            if mine:
+                # Read with the model trained on the other half.
+                out.update(_run_read_with(mine, extra, FOLDS[1 - half]))
+        return out
+    return _run_read_with(paths, extra, None)
+
+
+def _run_read_with(paths, extra, weights):
     env = dict(os.environ, OPENCV_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    if weights:
+        env["DICE_FACE_NET"] = os.path.abspath(weights)
     code = "import cv2,sys; cv2.setNumThreads(1); from companion.cli import main; sys.exit(main())"
     proc = subprocess.run([sys.executable, "-c", code, "read", "--json", *extra, *paths],
                           capture_output=True, text=True, env=env, cwd=ROOT)
@@ -157,7 +187,16 @@ def speed(labels, base):
 
 
 def main() -> int:
-    labels_path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared", "photos", "labels.json")
+    import argparse
+
+    ap = argparse.ArgumentParser(description="Benchmark of the dice reader: accuracy, sureness and speed.")
+    ap.add_argument("labels", nargs="?", default=os.path.join(ROOT, "..", "shared", "photos", "labels.json"))
+    ap.add_argument("--face-net-folds", nargs=2, metavar=("FOLD0", "FOLD1"), default=None,
+                    help="read each photo with the face classifier trained on the other half")
+    args = ap.parse_args()
+    labels_path = args.labels
+    if args.face_net_folds:
+        FOLDS[:] = args.face_net_folds
     if not os.path.exists(labels_path):
         print(f"error: {labels_path} is absent: the shared photos are needed for this benchmark", file=sys.stderr)
         return 1

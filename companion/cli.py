@@ -4,7 +4,7 @@
 
     companion                         start the touchscreen app (same as: companion kiosk)
     companion kiosk [--config F]      start the touchscreen app
-    companion read [--json] [--expect N] [--area F | --find-tray] [--annotate DIR] IMAGE...
+    companion read [--json] [--expect N] [--area F | --find-tray] [--annotate DIR] [--classical] IMAGE...
     companion replay [--json] SCRIPT.jsonl...
     companion eval-vision [--workers N] LABELS.json
     companion odds [--json]
@@ -42,6 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
     g = r.add_mutually_exclusive_group()
     g.add_argument("--area", metavar="CALIBRATION.json", help="read only inside this stored tray area")
     g.add_argument("--find-tray", action="store_true", help="find the dice tray in each image and read only inside it")
+    r.add_argument("--classical", action="store_true",
+                   help="classical passes only: no learned face classifier looking for missed dice")
     r.add_argument("images", nargs="+", metavar="IMAGE")
 
     rp = sub.add_parser("replay", help="play recorded games (JSON Lines scripts)")
@@ -127,7 +129,7 @@ def _read(args) -> int:
                 area = find_tray(img)
             except CalibrationError:
                 area = None  # no tray: read the whole picture
-        read = read_throw(img, expect=args.expect, area=area)
+        read = read_throw(img, expect=args.expect, area=area, learned=not args.classical)
         dice = read.dice
         ms = (time.perf_counter() - t0) * 1000
         if args.json:

@@ -209,6 +209,7 @@ def read_throw(
     area=None,
     die_size: float | None = None,
     config: ReaderConfig = ReaderConfig(),
+    learned: bool = True,
 ) -> Read:
     """Read a throw and say whether the reader is sure of it.
 
@@ -221,7 +222,11 @@ def read_throw(
     read, dice set aside outside it are ignored. ``die_size``: the die side in
     pixels from calibration; it fixes the working scale (the die is shrunk to
     ``config.work_die`` pixels, which keeps a 1640×1232 frame fast) and the
-    size a face must have.
+    size a face must have. ``learned``: where the classical passes leave
+    something die-sized unread, or read fewer dice than ``expect``, let the
+    learned face classifier (:mod:`vision.facenet`) look for the missing dice;
+    a die it alone finds scores at most :data:`LEARNED_MOST`, so such a read
+    is never sure. False reads with the classical passes only.
 
     Raises :class:`UnreadableImage` for anything that is not an image.
     """
@@ -286,8 +291,19 @@ def read_throw(
                 slant=d.slant,
             )
         )
-    out.sort(key=lambda d: (d.center[0], d.center[1]))
     reasons = []
+    if learned and any(d.confidence < config.sure_confidence for d in out):
+        out, changed = _rejudge(image, out, config, ox, oy)
+        if changed:
+            reasons.append(f"{changed} of the dice were read again by the learned face classifier")
+    # The learned classifier looks only where the passes above say a die may
+    # be missing: something die-sized is unread, or fewer dice than thrown.
+    if learned and out and (unexplained or (expect is not None and len(out) < expect)):
+        extra = _learned_dice(image, out, poly, ox, oy)
+        if extra:
+            out += extra
+            reasons.append(f"{len(extra)} of the dice were found only by the learned face classifier")
+    out.sort(key=lambda d: (d.center[0], d.center[1]))
     weak = [d for d in out if d.confidence < config.sure_confidence]
     if weak:
         reasons.append(f"{len(weak)} of the dice are hard to read")
@@ -312,6 +328,70 @@ def read_throw(
         reasons.append("no dice")
     size_px = side * s if side else (float(die_size) if die_size else None)
     return Read(tuple(out), not reasons, tuple(reasons), size_px)
+
+
+#: A die found by the learned classifier alone scores at most this: under
+#: ``ReaderConfig.sure_confidence``, so such a read is never sure.
+LEARNED_MOST = 0.6
+
+
+#: The learned classifier re-reads a weak die only when it is this sure that a
+#: die is there (1 - its "no die" probability) and of the value it gives.
+REJUDGE_SURE = 0.9
+
+
+def _rejudge(image: np.ndarray, dice: list[Die], config: ReaderConfig, ox: int, oy: int) -> tuple[list[Die], int]:
+    """Dice under ``config.sure_confidence`` read again by the learned classifier.
+
+    Where the classifier is sure (:data:`REJUDGE_SURE`) of a die and of
+    another value, that value replaces the classical one, with confidence at
+    most :data:`LEARNED_MOST` (the read stays unsure). Measured on the
+    many-colours photos with a model that never saw them, such dice were right
+    14 times in 122 (classical confidence under 0.5) and 67 in 116 (0.5-0.8);
+    where the classifier was sure, it was right 26 of 27 and 49 of 51 times.
+    Returns the dice and how many changed. ``image`` is the (area-cropped)
+    picture whose top-left corner lies at ``(ox, oy)`` in the input."""
+    from vision.facenet import _default_net
+
+    weak = [i for i, d in enumerate(dice) if d.confidence < config.sure_confidence]
+    side = float(np.median([d.size for d in dice]))
+    probs = _default_net().classify(image, [(dice[i].center[0] - ox, dice[i].center[1] - oy) for i in weak], side,
+                                    turns=True)
+    out, changed = list(dice), 0
+    for i, p in zip(weak, probs):
+        value = int(p[1:].argmax()) + 1
+        share = float(p[1:].max() / p[1:].sum())
+        if 1.0 - p[0] >= REJUDGE_SURE and share >= REJUDGE_SURE and value != dice[i].value:
+            d = dice[i]
+            out[i] = Die(value=value, center=d.center, size=d.size, corners=d.corners,
+                         confidence=round(min(LEARNED_MOST, d.confidence, share * (1.0 - float(p[0]))), 3),
+                         slant=d.slant)
+            changed += 1
+    return out, changed
+
+
+def _learned_dice(image: np.ndarray, dice: list[Die], poly, ox: int, oy: int) -> list[Die]:
+    """Dice the learned classifier (:func:`vision.facenet.find_dice`) finds
+    away from ``dice``, at the median size of ``dice``. ``image`` is the
+    (area-cropped) ``H×W×3 uint8 BGR`` picture whose top-left corner lies at
+    ``(ox, oy)`` in the input; ``poly`` the area's polygon in input pixels, or
+    None. Returned dice are squares the classifier's die size wide, with
+    confidence at most :data:`LEARNED_MOST`."""
+    from vision.facenet import find_dice
+
+    side = float(np.median([d.size for d in dice]))
+    mask = None
+    if poly is not None:
+        mask = np.zeros(image.shape[:2], np.uint8)
+        cv2.fillPoly(mask, [np.round(poly - (ox, oy)).astype(np.int32)], 255)
+    taken = [(d.center[0] - ox, d.center[1] - oy) for d in dice]
+    out = []
+    for x, y, v, p in find_dice(image, side, taken=taken, mask=mask):
+        cx, cy, r = x + ox, y + oy, side / 2
+        out.append(Die(value=v, center=(cx, cy), size=side,
+                       corners=((cx - r, cy - r), (cx + r, cy - r), (cx + r, cy + r), (cx - r, cy + r)),
+                       confidence=round(min(LEARNED_MOST, p), 3)))
+    return out
 
 
 def _shrink(image: np.ndarray, scale: float) -> np.ndarray:
