@@ -146,7 +146,8 @@ def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None"
     centres ``(x, y)`` pixels of dice already read; places within 0.75 side of
     one are not searched. ``mask``: optional ``H×W uint8``, nonzero where dice
     may lie (a tray's area). Only places that stand out from the smooth
-    background are tried, on a grid of a quarter side.
+    background are tried, on a grid of a quarter side, and a die found must
+    lie on the table (:func:`_lies_on_the_table`): a key on a laptop does not.
 
     Returns ``(x, y, value, p)`` for each die found: its centre in pixels, its
     value 1-6, and ``p`` 0-1, the network's probability of that value there.
@@ -170,7 +171,7 @@ def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None"
     if mask is not None:
         fg &= (mask > 0).astype(np.uint8)
         mask_small = cv2.resize(mask, small.shape[1::-1], interpolation=cv2.INTER_NEAREST)
-    table = cv2.resize(_plain_table(small, lab, mask_small), (w, h), interpolation=cv2.INTER_NEAREST)
+    table = cv2.resize(_plain_table(lab, mask_small), (w, h), interpolation=cv2.INTER_NEAREST)
     density = cv2.blur(fg.astype(np.float32), (max(1, round(side * 0.6)),) * 2)
     ys, xs = np.mgrid[step / 2:h:step, step / 2:w:step]
     pts = np.stack([xs.ravel(), ys.ravel()], axis=1)
@@ -228,8 +229,8 @@ def _lies_on_the_table(table, x, y, side, taken) -> bool:
     return float(free.mean()) >= ON_TABLE
 
 
-def _plain_table(small: np.ndarray, lab: np.ndarray, mask_small) -> np.ndarray:
-    """``H×W uint8``, nonzero where the (small) picture is the table's own colour:
+def _plain_table(lab: np.ndarray, mask_small) -> np.ndarray:
+    """``H×W uint8``, nonzero where the picture (``lab``, ``H×W×3`` float Lab) is the table's own colour:
     within 15 Lab units of the median colour of the picture (or of the area)."""
     pix = lab.reshape(-1, 3) if mask_small is None else lab[mask_small > 0]
     if len(pix) == 0:
