@@ -153,3 +153,34 @@ def test_a_strong_die_is_not_second_guessed(monkeypatch):
     _misread_first(monkeypatch, 0.95)
     r = read_throw(img, expect=3)
     assert 5 in r.values and not any("learned" in why for why in r.reasons)
+
+
+def _weaken_first(monkeypatch, confidence):
+    """Have the classical passes score the first die ``confidence``, its value unchanged."""
+    from dataclasses import replace
+
+    from vision import reader
+
+    real = reader._read_work
+
+    def weaken(*a, **k):
+        dice, unexplained, foreign, side, lab = real(*a, **k)
+        first = min(range(len(dice)), key=lambda i: dice[i].center)
+        dice = list(dice)
+        dice[first] = replace(dice[first], confidence=confidence)
+        return dice, unexplained, foreign, side, lab
+
+    monkeypatch.setattr(reader, "_read_work", weaken)
+
+
+def test_a_weak_die_the_classifier_reads_the_same_is_confirmed(monkeypatch):
+    from vision import reader
+
+    img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
+    _weaken_first(monkeypatch, 0.5)
+    assert not read_throw(img, expect=3, learned=False).sure  # the classical passes alone doubt it
+    r = read_throw(img, expect=3)
+    assert r.sure and sorted(r.values) == [2, 4, 6]
+    assert min(d.confidence for d in r.dice) == reader.ReaderConfig().sure_confidence
+    # Agreement confirms a die; it does not mend anything else that is wrong.
+    assert not read_throw(img, expect=4).sure

@@ -5,7 +5,9 @@ shows: no die centred there (class 0), or the top face of a die showing 1-6.
 The reader uses it as a second pair of eyes (see
 :func:`vision.reader.read_throw`): it reads again the dice its classical
 passes are unsure of, and looks for dice they missed where something
-die-sized was left unread. It never makes a read sure.
+die-sized was left unread. It never makes a die sure by itself: a die it
+finds or reads differently stays unsure; it can only confirm a value the
+classical passes read too.
 
 Example::
 

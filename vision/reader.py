@@ -225,8 +225,10 @@ def read_throw(
     size a face must have. ``learned``: where the classical passes leave
     something die-sized unread, or read fewer dice than ``expect``, let the
     learned face classifier (:mod:`vision.facenet`) look for the missing dice;
-    a die it alone finds scores at most :data:`LEARNED_MOST`, so such a read
-    is never sure. False reads with the classical passes only.
+    a die it alone finds, or reads as another value, scores at most
+    :data:`LEARNED_MOST`, so such a read is never sure; a weak die it reads
+    the same, with :data:`CONFIRM_SURE`, is confirmed (see :func:`_rejudge`).
+    False reads with the classical passes only.
 
     Raises :class:`UnreadableImage` for anything that is not an image.
     """
@@ -338,6 +340,9 @@ LEARNED_MOST = 0.6
 #: The learned classifier re-reads a weak die only when it is this sure that a
 #: die is there (1 - its "no die" probability) and of the value it gives.
 REJUDGE_SURE = 0.9
+#: A weak die the classifier gives the same value, 0.99 sure of a die and of
+#: that value, is confirmed: two readers that work differently agree.
+CONFIRM_SURE = 0.99
 
 
 def _rejudge(image: np.ndarray, dice: list[Die], config: ReaderConfig, ox: int, oy: int) -> tuple[list[Die], int]:
@@ -349,7 +354,17 @@ def _rejudge(image: np.ndarray, dice: list[Die], config: ReaderConfig, ox: int, 
     many-colours photos with a model that never saw them, such dice were right
     14 times in 122 (classical confidence under 0.5) and 67 in 116 (0.5-0.8);
     where the classifier was sure, it was right 26 of 27 and 49 of 51 times.
-    Returns the dice and how many changed. ``image`` is the (area-cropped)
+
+    Where it gives the same value, :data:`CONFIRM_SURE` sure of a die and of
+    that value, the die is confirmed: its confidence is raised to
+    ``config.sure_confidence``; not a face seen flatter than
+    :data:`SIDE_SLANT`, which may be a side face to both readers, nor one
+    within 0.6 side of the picture's edge, which may be part of a larger face
+    cut by the edge (neither reader sees beyond it). The classifier alone never makes a die sure;
+    it can only agree with the classical passes. Measured with models that
+    never saw the photo (two-fold on webcam-clutter; table-phone never used in
+    training), 10 reads unsure only for such dice became sure, all 10 right.
+    Returns the dice and how many changed value. ``image`` is the (area-cropped)
     picture whose top-left corner lies at ``(ox, oy)`` in the input."""
     from vision.facenet import _default_net
 
@@ -367,7 +382,17 @@ def _rejudge(image: np.ndarray, dice: list[Die], config: ReaderConfig, ox: int, 
                          confidence=round(min(LEARNED_MOST, d.confidence, share * (1.0 - float(p[0]))), 3),
                          slant=d.slant)
             changed += 1
+        elif (value == dice[i].value and 1.0 - p[0] >= CONFIRM_SURE and share >= CONFIRM_SURE
+              and dice[i].slant >= SIDE_SLANT and _seen_whole(dice[i], image.shape, ox, oy)):
+            out[i] = replace(dice[i], confidence=max(dice[i].confidence, config.sure_confidence))
     return out, changed
+
+
+def _seen_whole(die: Die, shape, ox: int, oy: int) -> bool:
+    """True when all within 0.6 side of ``die``'s centre lies in a picture of
+    ``shape`` (``H×W…``) whose top-left corner is at ``(ox, oy)``."""
+    x, y, r = die.center[0] - ox, die.center[1] - oy, 0.6 * die.size
+    return r <= x <= shape[1] - r and r <= y <= shape[0] - r
 
 
 def _learned_dice(image: np.ndarray, dice: list[Die], poly, ox: int, oy: int) -> list[Die]:
