@@ -116,28 +116,28 @@ def test_a_die_found_by_the_classifier_alone_never_makes_a_read_sure(monkeypatch
     assert min(d.confidence for d in r.dice) <= reader.LEARNED_MOST
 
 
-def _misread_first(monkeypatch, confidence):
-    """Have the classical passes read the first die as a 5 with ``confidence``."""
+def _change_first(monkeypatch, **fields):
+    """Have the classical passes read the first die (leftmost) with ``fields`` changed."""
     from dataclasses import replace
 
     from vision import reader
 
     real = reader._read_work
 
-    def misread(*a, **k):
+    def change(*a, **k):
         dice, unexplained, foreign, side, lab = real(*a, **k)
         first = min(range(len(dice)), key=lambda i: dice[i].center)
         dice = list(dice)
-        dice[first] = replace(dice[first], value=5, confidence=confidence)
+        dice[first] = replace(dice[first], **fields)
         return dice, unexplained, foreign, side, lab
 
-    monkeypatch.setattr(reader, "_read_work", misread)
+    monkeypatch.setattr(reader, "_read_work", change)
 
 
 def test_a_weak_die_is_read_again_by_the_classifier(monkeypatch):
     img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
     first = min(truth, key=lambda d: d.center).value
-    _misread_first(monkeypatch, 0.45)
+    _change_first(monkeypatch, value=5, confidence=0.45)
     r = read_throw(img, expect=3)
     assert sorted(r.values) == [2, 4, 6]
     assert not r.sure
@@ -150,34 +150,16 @@ def test_a_weak_die_is_read_again_by_the_classifier(monkeypatch):
 
 def test_a_strong_die_is_not_second_guessed(monkeypatch):
     img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
-    _misread_first(monkeypatch, 0.95)
+    _change_first(monkeypatch, value=5, confidence=0.95)
     r = read_throw(img, expect=3)
     assert 5 in r.values and not any("learned" in why for why in r.reasons)
-
-
-def _weaken_first(monkeypatch, confidence):
-    """Have the classical passes score the first die ``confidence``, its value unchanged."""
-    from dataclasses import replace
-
-    from vision import reader
-
-    real = reader._read_work
-
-    def weaken(*a, **k):
-        dice, unexplained, foreign, side, lab = real(*a, **k)
-        first = min(range(len(dice)), key=lambda i: dice[i].center)
-        dice = list(dice)
-        dice[first] = replace(dice[first], confidence=confidence)
-        return dice, unexplained, foreign, side, lab
-
-    monkeypatch.setattr(reader, "_read_work", weaken)
 
 
 def test_a_weak_die_the_classifier_reads_the_same_is_confirmed(monkeypatch):
     from vision import reader
 
     img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
-    _weaken_first(monkeypatch, 0.5)
+    _change_first(monkeypatch, confidence=0.5)
     assert not read_throw(img, expect=3, learned=False).sure  # the classical passes alone doubt it
     r = read_throw(img, expect=3)
     assert r.sure and sorted(r.values) == [2, 4, 6]

@@ -21,7 +21,8 @@ import math
 import cv2
 import numpy as np
 
-from vision.reader import PIP_LAYOUT, SIDE_SLANT, Die, _blob_shape, _free_places_empty, _otsu, _pattern_fit, _slant
+from vision.reader import (PIP_LAYOUT, SIDE_SLANT, Die, _blob_shape, _clear_of_edge, _free_places_empty, _otsu,
+                           _pattern_fit, _slant)
 
 __all__ = ["add_pip_dice", "pip_dice", "pip_scale"]
 
@@ -477,8 +478,7 @@ def _lone_pip_die(pip, gray: np.ndarray, marks: tuple[np.ndarray, np.ndarray], s
     if conf < 0.3:
         return None
     h, w = gray.shape
-    whole = 0.6 * side <= x <= w - 0.6 * side and 0.6 * side <= y <= h - 0.6 * side
-    sure = (conf >= _PIP_FIRST_SURE and whole
+    sure = (conf >= _PIP_FIRST_SURE and _clear_of_edge(x, y, side, w, h)
             and not any(_on_one_face(gray, (x, y), q, r, lo, med, hi) for q in near))
     most = 1.0 if sure else _PIP_FIRST_ONE_MOST
     return _pip_die(1, (x, y), side, min(most, conf), np.array([[x, y]]))

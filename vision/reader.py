@@ -294,14 +294,16 @@ def read_throw(
             )
         )
     reasons = []
+    # The learned classifier looks at the median size of the dice read.
+    learned_side = float(np.median([d.size for d in out])) if learned and out else 0.0
     if learned and any(d.confidence < config.sure_confidence for d in out):
-        out, changed = _rejudge(image, out, config, ox, oy)
+        out, changed = _rejudge(image, out, learned_side, config, ox, oy)
         if changed:
             reasons.append(f"{changed} of the dice were read again by the learned face classifier")
     # The learned classifier looks only where the passes above say a die may
     # be missing: something die-sized is unread, or fewer dice than thrown.
     if learned and out and (unexplained or (expect is not None and len(out) < expect)):
-        extra = _learned_dice(image, out, poly, ox, oy)
+        extra = _learned_dice(image, out, learned_side, poly, ox, oy)
         if extra:
             out += extra
             reasons.append(f"{len(extra)} of the dice were found only by the learned face classifier")
@@ -345,7 +347,8 @@ REJUDGE_SURE = 0.9
 CONFIRM_SURE = 0.99
 
 
-def _rejudge(image: np.ndarray, dice: list[Die], config: ReaderConfig, ox: int, oy: int) -> tuple[list[Die], int]:
+def _rejudge(image: np.ndarray, dice: list[Die], side: float, config: ReaderConfig, ox: int, oy: int
+             ) -> tuple[list[Die], int]:
     """Dice under ``config.sure_confidence`` read again by the learned classifier.
 
     Where the classifier is sure (:data:`REJUDGE_SURE`) of a die and of
@@ -360,16 +363,19 @@ def _rejudge(image: np.ndarray, dice: list[Die], config: ReaderConfig, ox: int, 
     ``config.sure_confidence``; not a face seen flatter than
     :data:`SIDE_SLANT`, which may be a side face to both readers, nor one
     within 0.6 side of the picture's edge, which may be part of a larger face
-    cut by the edge (neither reader sees beyond it). The classifier alone never makes a die sure;
-    it can only agree with the classical passes. Measured with models that
-    never saw the photo (two-fold on webcam-clutter; table-phone never used in
-    training), 10 reads unsure only for such dice became sure, all 10 right.
-    Returns the dice and how many changed value. ``image`` is the (area-cropped)
-    picture whose top-left corner lies at ``(ox, oy)`` in the input."""
+    cut by the edge (neither reader sees beyond it). The classifier alone
+    never makes a die sure; it can only agree with the classical passes.
+    Measured with models that never saw the photo (two-fold on
+    webcam-clutter; table-phone never used in training), 10 reads unsure only
+    for such dice became sure, all 10 right.
+
+    ``side``: the die side the classifier looks at, pixels. ``image`` is the
+    (area-cropped) picture whose top-left corner lies at ``(ox, oy)`` in the
+    input. Returns the dice and how many changed value."""
     from vision.facenet import _default_net
 
     weak = [i for i, d in enumerate(dice) if d.confidence < config.sure_confidence]
-    side = float(np.median([d.size for d in dice]))
+    h, w = image.shape[:2]
     probs = _default_net().classify(image, [(dice[i].center[0] - ox, dice[i].center[1] - oy) for i in weak], side,
                                     turns=True)
     out, changed = list(dice), 0
@@ -377,34 +383,34 @@ def _rejudge(image: np.ndarray, dice: list[Die], config: ReaderConfig, ox: int, 
         value = int(p[1:].argmax()) + 1
         share = float(p[1:].max() / p[1:].sum())
         if 1.0 - p[0] >= REJUDGE_SURE and share >= REJUDGE_SURE and value != dice[i].value:
-            d = dice[i]
-            out[i] = Die(value=value, center=d.center, size=d.size, corners=d.corners,
-                         confidence=round(min(LEARNED_MOST, d.confidence, share * (1.0 - float(p[0]))), 3),
-                         slant=d.slant)
+            # The classical pips belong to the old value: dropped.
+            out[i] = replace(dice[i], value=value, pips=(), confidence=round(
+                min(LEARNED_MOST, dice[i].confidence, share * (1.0 - float(p[0]))), 3))
             changed += 1
         elif (value == dice[i].value and 1.0 - p[0] >= CONFIRM_SURE and share >= CONFIRM_SURE
-              and dice[i].slant >= SIDE_SLANT and _seen_whole(dice[i], image.shape, ox, oy)):
+              and dice[i].slant >= SIDE_SLANT
+              and _clear_of_edge(dice[i].center[0] - ox, dice[i].center[1] - oy, dice[i].size, w, h)):
             out[i] = replace(dice[i], confidence=max(dice[i].confidence, config.sure_confidence))
     return out, changed
 
 
-def _seen_whole(die: Die, shape, ox: int, oy: int) -> bool:
-    """True when all within 0.6 side of ``die``'s centre lies in a picture of
-    ``shape`` (``H×W…``) whose top-left corner is at ``(ox, oy)``."""
-    x, y, r = die.center[0] - ox, die.center[1] - oy, 0.6 * die.size
-    return r <= x <= shape[1] - r and r <= y <= shape[0] - r
+def _clear_of_edge(x: float, y: float, side: float, w: int, h: int) -> bool:
+    """True when all within 0.6 ``side`` of ``(x, y)`` (pixels) lies in a
+    ``w×h`` px picture: a face there, whatever its turn (its corners reach
+    0.71 side), is not one cut by the picture's edge and seen in part."""
+    r = 0.6 * side
+    return r <= x <= w - r and r <= y <= h - r
 
 
-def _learned_dice(image: np.ndarray, dice: list[Die], poly, ox: int, oy: int) -> list[Die]:
+def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int, oy: int) -> list[Die]:
     """Dice the learned classifier (:func:`vision.facenet.find_dice`) finds
-    away from ``dice``, at the median size of ``dice``. ``image`` is the
+    away from ``dice``, dice of ``side`` px. ``image`` is the
     (area-cropped) ``H×W×3 uint8 BGR`` picture whose top-left corner lies at
     ``(ox, oy)`` in the input; ``poly`` the area's polygon in input pixels, or
     None. Returned dice are squares the classifier's die size wide, with
     confidence at most :data:`LEARNED_MOST`."""
     from vision.facenet import find_dice
 
-    side = float(np.median([d.size for d in dice]))
     mask = None
     if poly is not None:
         mask = np.zeros(image.shape[:2], np.uint8)
