@@ -596,6 +596,26 @@ def test_a_lone_two_gives_the_size_to_look_for_pips_at():
     assert read_throw(img).values == (2,)
 
 
+def test_dice_found_from_their_pips_give_the_size_of_what_is_die_sized():
+    """Wooden dice on wood, found from their pips, and square specks of the
+    grain 20-30 px wide on the table: the dice tell the die size (70 px), so
+    the specks are not taken for something die-sized left unread, and the
+    read is sure. Something the dice's size that is read as no die still
+    leaves the read unsure."""
+    img = _faces_on_wood([2, 4, 6])
+    for x, y, s in ((200, 300, 20), (420, 300, 20), (560, 400, 20), (300, 380, 30)):
+        cv2.rectangle(img, (x, y), (x + s - 1, y + s - 1), (60, 110, 160), -1)
+    read = read_throw(img)
+    assert sorted(read.values) == [2, 4, 6]
+    assert read.sure, read.reasons
+    assert read.die_size == pytest.approx(70, abs=7)
+    cv2.rectangle(img, (465, 305), (535, 375), (60, 110, 160), -1)
+    read = read_throw(img)
+    assert sorted(read.values) == [2, 4, 6]
+    assert not read.sure
+    assert "something die-sized could not be read" in read.reasons
+
+
 def test_a_die_cut_by_the_picture_edge_is_no_part_of_the_throw():
     """Without a tray area, a face cut by the picture's edge showing one pip
     of its two is not read as a one; the read is not sure (something at

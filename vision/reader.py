@@ -509,10 +509,11 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
     # Pass 4: the die size again, from the surest multi-pip reads (a glint in
     # one pip can make the pip itself look like a die showing 1), and only
     # dice of about that size are kept.
+    measured = bool(die_side)
     if not die_side:
         sure = [d.size for per in reads for got in per for d in got if d.confidence >= 0.85 and d.value >= 2]
         if len(sure) >= 2:
-            side = float(np.median(sure))
+            side, measured = float(np.median(sure)), True
     dice: list[Die] = []
     doubted = 0
     for per, (offset, _, comp, _, _) in zip(reads, blobs):
@@ -561,6 +562,13 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
     sides = _side_faces(dice, config.sure_confidence)
     dice = [d for d in dice if d not in sides]
     doubted += bool(sides)
+    if not measured:
+        # Pass 4 once more, over every die read: where no face stood out whole
+        # (wood on wood), pass 2's guess is a pip's or the grain's size, and
+        # the dice found by their pips tell the die's.
+        sure = [d.size for d in dice if d.confidence >= 0.85 and d.value >= 2]
+        if len(sure) >= 2:
+            side = float(np.median(sure))
 
     def leftovers(dice):
         unexplained, foreign = doubted, huge
