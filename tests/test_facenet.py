@@ -166,3 +166,28 @@ def test_a_weak_die_the_classifier_reads_the_same_is_confirmed(monkeypatch):
     assert min(d.confidence for d in r.dice) == reader.ReaderConfig().sure_confidence
     # Agreement confirms a die; it does not mend anything else that is wrong.
     assert not read_throw(img, expect=4).sure
+
+
+@pytest.mark.parametrize("slant, sure", [(1.0, True), (0.72, False)])
+def test_a_face_seen_at_a_slant_needs_the_classifiers_surest_agreement(monkeypatch, slant, sure):
+    """The classifier 0.97 sure of the weak die's own value confirms a face
+    seen square-on (CONFIRM_SURE 0.95), but not one squashed to 0.72, which
+    may be a die's front face (CONFIRM_SLANTED 0.99)."""
+    from vision import facenet, reader
+
+    img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
+    first = min(truth, key=lambda d: d.center).value
+    _change_first(monkeypatch, confidence=0.5, slant=slant)
+
+    class Agrees:
+        def classify(self, image, centers, side, turns=False):
+            p = np.full((len(centers), 7), 0.98 * 0.03 / 5)
+            p[:, 0] = 0.02
+            p[:, first] = 0.98 * 0.97
+            return p
+
+    monkeypatch.setattr(facenet, "_default_net", Agrees)
+    assert reader.CONFIRM_SURE <= 0.97 < reader.CONFIRM_SLANTED
+    r = read_throw(img, expect=3)
+    assert sorted(r.values) == [2, 4, 6]
+    assert r.sure is sure

@@ -21,8 +21,8 @@ import math
 import cv2
 import numpy as np
 
-from vision.reader import (PIP_LAYOUT, SIDE_SLANT, Die, _blob_shape, _clear_of_edge, _free_places_empty, _otsu,
-                           _pattern_fit, _slant)
+from vision.reader import (FRONT_SLANT, PIP_LAYOUT, SIDE_SLANT, Die, _blob_shape, _clear_of_edge, _free_places_empty,
+                           _otsu, _pattern_fit, _slant)
 
 __all__ = ["add_pip_dice", "pip_dice", "pip_scale"]
 
@@ -45,7 +45,7 @@ _PIP_FIRST_ONE_MOST = 0.6
 #: axis) may be a die's front face seen from a low camera: it is sure only
 #: when nothing of a die lies just above it (:func:`_under_a_face`), and
 #: never when squashed under :data:`vision.reader.SIDE_SLANT`.
-_PIP_FIRST_SLANT = 0.8
+_PIP_FIRST_SLANT = FRONT_SLANT
 
 #: No pip, even a side face's seen at a slant, is squashed past 1:2.2 (short
 #: over long axis): a longer mark is a crack, a knot or a stroke of print.
