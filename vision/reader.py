@@ -425,16 +425,22 @@ def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int
     (area-cropped) ``H×W×3 uint8 BGR`` picture whose top-left corner lies at
     ``(ox, oy)`` in the input; ``poly`` the area's polygon in input pixels, or
     None. Returned dice are squares the classifier's die size wide, with
-    confidence at most :data:`LEARNED_MOST`."""
+    confidence at most :data:`LEARNED_MOST`. Without an area the picture's
+    edge cuts dice, and a die found within 0.6 side of it (:func:`_clear_of_edge`)
+    is no die wholly in the picture, so no part of the throw read (as with
+    the classical passes)."""
     from vision.facenet import find_dice
 
+    h, w = image.shape[:2]
     mask = None
     if poly is not None:
-        mask = np.zeros(image.shape[:2], np.uint8)
+        mask = np.zeros((h, w), np.uint8)
         cv2.fillPoly(mask, [np.round(poly - (ox, oy)).astype(np.int32)], 255)
     taken = [(d.center[0] - ox, d.center[1] - oy) for d in dice]
     out = []
     for x, y, v, p in find_dice(image, side, taken=taken, mask=mask):
+        if poly is None and not _clear_of_edge(x, y, side, w, h):
+            continue
         cx, cy, r = x + ox, y + oy, side / 2
         out.append(Die(value=v, center=(cx, cy), size=side,
                        corners=((cx - r, cy - r), (cx + r, cy - r), (cx + r, cy + r), (cx - r, cy + r)),
