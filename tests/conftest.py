@@ -15,3 +15,18 @@ def shared_photos():
     if not os.path.exists(os.path.join(SHARED_PHOTOS, "labels.json")):
         pytest.skip("../shared/photos is absent (the real dice photos live beside the project)")
     return SHARED_PHOTOS
+
+
+@pytest.fixture
+def classical_misses_a_die(monkeypatch):
+    """Have the reader's classical passes (``vision.reader._read_work``) miss
+    the first die they read, so the learned classifier is asked to look."""
+    from vision import reader
+
+    real = reader._read_work
+
+    def miss_one(*a, **k):
+        dice, unexplained, foreign, side, lab = real(*a, **k)
+        return dice[1:], unexplained, foreign, side, lab
+
+    monkeypatch.setattr(reader, "_read_work", miss_one)

@@ -162,19 +162,10 @@ def test_console_script_help():
     assert out.returncode == 0 and "replay" in out.stdout and "read" in out.stdout
 
 
-def test_read_classical_leaves_out_the_learned_classifier(tmp_path, capsys, monkeypatch):
-    from vision import reader
-
+def test_read_classical_leaves_out_the_learned_classifier(tmp_path, capsys, classical_misses_a_die):
     frame, _ = render_throw([2, 4, 6], seed=5, style=RenderStyle(tilt=0.0, specks=0, touching=0.0))
     path = str(tmp_path / "throw.png")
     cv2.imwrite(path, frame)
-    real = reader._read_work
-
-    def miss_one(*a, **k):  # the classical passes miss the first die
-        dice, unexplained, foreign, side, lab = real(*a, **k)
-        return dice[1:], unexplained, foreign, side, lab
-
-    monkeypatch.setattr(reader, "_read_work", miss_one)
     _, out, _ = run(capsys, "read", "--json", "--expect", "3", path)
     both = json.loads(out)
     _, out, _ = run(capsys, "read", "--json", "--expect", "3", "--classical", path)

@@ -97,18 +97,11 @@ def test_a_read_the_classical_passes_make_whole_is_left_alone():
     assert with_net.dice == without.dice and with_net.sure == without.sure
 
 
-def test_a_die_found_by_the_classifier_alone_never_makes_a_read_sure(monkeypatch):
+def test_a_die_found_by_the_classifier_alone_never_makes_a_read_sure(classical_misses_a_die):
     img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
     from vision import reader
 
     # The classical passes miss a die: the classifier's find is added, and the read asks.
-    real = reader._read_work
-
-    def miss_one(*a, **k):
-        dice, unexplained, foreign, side, lab = real(*a, **k)
-        return dice[1:], unexplained, foreign, side, lab
-
-    monkeypatch.setattr(reader, "_read_work", miss_one)
     r = read_throw(img, expect=3)
     assert sorted(r.values) == [2, 4, 6]
     assert not r.sure
@@ -193,7 +186,7 @@ def test_a_face_seen_at_a_slant_needs_the_classifiers_surest_agreement(monkeypat
     assert r.sure is sure
 
 
-def test_a_die_the_classifier_finds_at_the_picture_edge_is_no_part_of_the_throw(monkeypatch):
+def test_a_die_the_classifier_finds_at_the_picture_edge_is_no_part_of_the_throw(monkeypatch, classical_misses_a_die):
     """Without a tray area, a die the learned search finds within 0.6 side of
     the picture's edge may be cut by it: it is left out, as the classical
     passes leave such a die out. Inside a tray's area the edge cuts nothing."""
@@ -202,16 +195,10 @@ def test_a_die_the_classifier_finds_at_the_picture_edge_is_no_part_of_the_throw(
 
     img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
     h, w = img.shape[:2]
-    real = reader._read_work
-
-    def miss_one(*a, **k):
-        dice, unexplained, foreign, side, lab = real(*a, **k)
-        return dice[1:], unexplained, foreign, side, lab
 
     def finds(image, side, **k):
         return [(0.3 * side, h / 2, 5, 0.99), (w / 2, h - 0.7 * side, 3, 0.99)]
 
-    monkeypatch.setattr(reader, "_read_work", miss_one)
     monkeypatch.setattr(facenet, "find_dice", finds)
     found = [d for d in read_throw(img, expect=3).dice if d.confidence <= reader.LEARNED_MOST]
     assert [d.value for d in found] == [3]
