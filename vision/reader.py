@@ -535,9 +535,9 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
     # dice of about that size are kept.
     measured = bool(die_side)
     if not die_side:
-        sure = [d.size for per in reads for got in per for d in got if d.confidence >= 0.85 and d.value >= 2]
-        if len(sure) >= 2:
-            side, measured = float(np.median(sure)), True
+        read_side = _read_die_side(d for per in reads for got in per for d in got)
+        if read_side:
+            side, measured = read_side, True
     dice: list[Die] = []
     doubted = 0
     for per, (offset, _, comp, _, _) in zip(reads, blobs):
@@ -590,9 +590,7 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
         # Pass 4 once more, over every die read: where no face stood out whole
         # (wood on wood), pass 2's guess is a pip's or the grain's size, and
         # the dice found by their pips tell the die's.
-        sure = [d.size for d in dice if d.confidence >= 0.85 and d.value >= 2]
-        if len(sure) >= 2:
-            side = float(np.median(sure))
+        side = _read_die_side(dice) or side
 
     def leftovers(dice):
         unexplained, foreign = doubted, huge
@@ -614,6 +612,14 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
         dice = by_pips(dice)
         unexplained, foreign = leftovers(dice)
     return dice, unexplained, foreign, side, lab
+
+
+def _read_die_side(dice) -> float | None:
+    """The die side, pixels, from dice read: the median size of those read
+    surely (0.85) showing two pips or more (a glint in one pip can make the
+    pip itself look like a die showing 1); None when fewer than two."""
+    sizes = [d.size for d in dice if d.confidence >= 0.85 and d.value >= 2]
+    return float(np.median(sizes)) if len(sizes) >= 2 else None
 
 
 def _read_blob(blob, side, min_area, config: ReaderConfig, long_side: int, die_side, calibrated: bool):
