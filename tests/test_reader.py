@@ -1,6 +1,7 @@
 """The dice reader on synthetic mock-camera frames and on real photos."""
 
 import json
+import math
 import os
 from collections import Counter
 
@@ -367,15 +368,7 @@ def test_something_die_sized_cut_by_the_picture_edge_is_not_unexplained():
 def test_pips_of_another_colour_but_the_same_lightness_are_read():
     """Red pips on a blue die, both of lightness about 125 (Lab): only colour
     tells them apart. Such reads are never sure by colour alone."""
-    from vision.reader import PIP_LAYOUT, read_throw
-
-    img = np.full((300, 420, 3), 205, np.uint8)
-    for k, v in enumerate([2, 5, 6]):
-        cx, cy = 80 + 130 * k, 150
-        cv2.rectangle(img, (cx - 30, cy - 30), (cx + 30, cy + 30), (190, 120, 60), -1)
-        for u, w in PIP_LAYOUT[v]:
-            cv2.circle(img, (round(cx + u * 16), round(cy + w * 16)), 6, (40, 60, 210), -1)
-    read = read_throw(cv2.GaussianBlur(img, (3, 3), 0), expect=3)
+    read = read_throw(_red_pips_on_blue(), expect=3)
     assert read.values == (2, 5, 6)
     assert not read.sure and all(d.confidence <= 0.75 for d in read.dice)
 
@@ -689,6 +682,62 @@ def test_a_far_face_seen_at_a_slant_is_read_from_its_squashed_pips():
     assert [d.confidence >= 0.8 for d in read.dice if d.value == 2] == [True]
     read = read_throw(_far_slanted_two(top_face=True))
     assert [d.confidence < 0.8 for d in read.dice if d.value == 2] == [True]
+
+
+def _red_pips_on_blue():
+    """Red pips on blue dice 2, 5 and 6, both of lightness about 125 (Lab)."""
+    img = np.full((300, 420, 3), 205, np.uint8)
+    for k, v in enumerate([2, 5, 6]):
+        cx, cy = 80 + 130 * k, 150
+        cv2.rectangle(img, (cx - 30, cy - 30), (cx + 30, cy + 30), (190, 120, 60), -1)
+        for u, w in PIP_LAYOUT[v]:
+            cv2.circle(img, (round(cx + u * 16), round(cy + w * 16)), 6, (40, 60, 210), -1)
+    return cv2.GaussianBlur(img, (3, 3), 0)
+
+
+def _agreeing_net(dice):
+    """A stand-in for the learned classifier that is 0.999 sure of each of
+    ``dice``'s values within 0.3 side of its centre, and of no die elsewhere."""
+
+    class Agrees:
+        def classify(self, image, centers, side, turns=False):
+            p = np.zeros((len(centers), 7))
+            for row, (x, y) in zip(p, centers):
+                d = min(dice, key=lambda d: math.dist(d.center, (x, y)))
+                if math.dist(d.center, (x, y)) < 0.3 * d.size:
+                    row[:] = 0.001 / 6
+                    row[d.value] = 0.999
+                else:
+                    row[0] = 1.0
+            return p
+
+    return Agrees
+
+
+@pytest.mark.parametrize("picture, doubt", [(_red_pips_on_blue, "by colour"),
+                                            (lambda: _far_slanted_two(top_face=True), "front face")])
+def test_a_doubt_the_classifier_cannot_lift_keeps_the_read_unsure(monkeypatch, picture, doubt):
+    """A die whose pips differ from its face by colour alone, or a slanted
+    face with another face's pip just above it (perhaps that die's front
+    face), says why it is weak (``Die.doubts``). The learned classifier,
+    even 0.999 sure of the same value (more than any confirmation needs),
+    does not confirm it: it stays weak and the read unsure."""
+    from vision import facenet
+    from vision.reader import CONFIRM_SLANTED, SIDE_SLANT
+
+    img = picture()
+    classical = read_throw(img, learned=False).dice
+    weak = [d for d in classical if d.confidence < 0.8]
+    # Seen no flatter than a side face, and wholly inside the picture: but
+    # for its doubt, the classifier's agreement would confirm it.
+    assert weak and all(d.slant >= SIDE_SLANT and min(d.center) > d.size for d in weak)
+    assert 0.999 >= CONFIRM_SLANTED
+    monkeypatch.setattr(facenet, "_default_net", _agreeing_net(classical))
+    read = read_throw(img)
+    assert sorted(read.values) == sorted(d.value for d in classical)
+    still = [d for d in read.dice if d.confidence < 0.8]
+    assert len(still) == len(weak) and all(d.doubts == (doubt,) for d in still)
+    assert not read.sure
 
 
 def test_a_face_with_flat_pips_is_read_but_never_sure():

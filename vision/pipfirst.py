@@ -21,8 +21,8 @@ import math
 import cv2
 import numpy as np
 
-from vision.reader import (FRONT_SLANT, PIP_LAYOUT, SIDE_SLANT, Die, _blob_shape, _clear_of_edge, _free_places_empty,
-                           _otsu, _pattern_fit, _slant)
+from vision.reader import (FRONT_FACE, FRONT_SLANT, PIP_LAYOUT, SIDE_SLANT, Die, _blob_shape, _clear_of_edge,
+                           _free_places_empty, _otsu, _pattern_fit, _slant)
 
 __all__ = ["add_pip_dice", "pip_dice", "pip_scale"]
 
@@ -427,9 +427,10 @@ def _pip_group_die(pips: np.ndarray, gray: np.ndarray, marks: tuple[np.ndarray, 
         if not _free_places_empty([(p[0], p[1], p[2]) for p in pips], marks[0], size, angle):
             return None
     slant = 1.0 if squash is None else _slant(pips[:, 3:6].mean(axis=0))
-    sure = conf >= _PIP_FIRST_SURE and (slant >= _PIP_FIRST_SLANT or (
-        slant >= SIDE_SLANT and not _under_a_face(mid, size, marks[0], blocking)))
-    return _pip_die(n, mid, size, conf if sure else min(_PIP_FIRST_MOST, conf), pts, slant)
+    front = slant < _PIP_FIRST_SLANT and _under_a_face(mid, size, marks[0], blocking)
+    sure = conf >= _PIP_FIRST_SURE and slant >= SIDE_SLANT and not front
+    return _pip_die(n, mid, size, conf if sure else min(_PIP_FIRST_MOST, conf), pts, slant,
+                    doubts=(FRONT_FACE,) if front else ())
 
 
 def _under_a_face(mid, size: float, pip_mask: np.ndarray, dice: list[Die]) -> bool:
@@ -524,14 +525,16 @@ def _face_ends(gray: np.ndarray, centre, side: float, level: float, squash: np.n
     return min(1.0, max(0.0, (ends - 0.6) / 0.25))
 
 
-def _pip_die(value: int, mid, size: float, conf: float, pts: np.ndarray, slant: float = 1.0) -> Die:
-    """A :class:`Die` found from its pips: an upright square of ``size`` px round ``mid``."""
+def _pip_die(value: int, mid, size: float, conf: float, pts: np.ndarray, slant: float = 1.0,
+             doubts: tuple[str, ...] = ()) -> Die:
+    """A :class:`Die` found from its pips: an upright square of ``size`` px round ``mid``,
+    with the ``doubts`` (see :class:`vision.reader.Die`) its pips leave."""
     half = size / 2
     corners = tuple((float(mid[0] + dx * half), float(mid[1] + dy * half))
                     for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1)))
     return Die(value=value, center=(float(mid[0]), float(mid[1])), size=float(size), corners=corners,
                confidence=round(float(conf), 3), pips=tuple((float(x), float(y)) for x, y in pts),
-               slant=round(slant, 3))
+               slant=round(slant, 3), doubts=doubts)
 
 
 def add_pip_dice(dice: list[Die], found: list[Die]) -> list[Die]:

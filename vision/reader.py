@@ -73,6 +73,13 @@ SIDE_SLANT = 0.67
 #: at :data:`CONFIRM_SLANTED`.
 FRONT_SLANT = 0.8
 
+#: A die's doubt (``Die.doubts``): its pips were told from its face by colour
+#: alone (red pips on a blue die), not lightness. Such a read is never sure.
+BY_COLOUR = "by colour"
+#: A die's doubt: something of a die lies just above this face (seen at a
+#: slant, flatter than :data:`FRONT_SLANT`): it may be that die's front face.
+FRONT_FACE = "front face"
+
 
 class UnreadableImage(ValueError):
     """An image that cannot be read: not a file, not an image, or the wrong shape."""
@@ -89,6 +96,10 @@ class Die:
     ``pips``: the pip centres, pixels ``(x, y)``. ``slant``: how square-on
     the face is seen, 0-1: its pips' short axis over their long axis (1 seen
     from straight above; under :data:`SIDE_SLANT`, it may be a side face).
+    ``doubts``: why the classical passes kept it under the sure confidence,
+    where the learned classifier cannot lift that doubt: :data:`BY_COLOUR`
+    (its pips differ from the face in colour only) or :data:`FRONT_FACE`
+    (something of a die lies just above it: it may be that die's front face).
     """
 
     value: int
@@ -98,6 +109,7 @@ class Die:
     confidence: float
     pips: tuple[tuple[float, float], ...] = field(default=(), repr=False)
     slant: float = field(default=1.0, repr=False)
+    doubts: tuple[str, ...] = field(default=(), repr=False)
 
     def to_dict(self) -> dict:
         """JSON-ready form: value, center, size, corners, confidence (rounded)."""
@@ -289,17 +301,9 @@ def read_throw(
         cx, cy = d.center[0] * s + ox, d.center[1] * s + oy
         if poly is not None and cv2.pointPolygonTest(poly, (float(cx), float(cy)), False) < 0:
             continue
-        out.append(
-            Die(
-                value=d.value,
-                center=(cx, cy),
-                size=d.size * s,
-                corners=tuple((x * s + ox, y * s + oy) for x, y in d.corners),
-                confidence=d.confidence,
-                pips=tuple((x * s + ox, y * s + oy) for x, y in d.pips),
-                slant=d.slant,
-            )
-        )
+        out.append(replace(d, center=(cx, cy), size=d.size * s,
+                           corners=tuple((x * s + ox, y * s + oy) for x, y in d.corners),
+                           pips=tuple((x * s + ox, y * s + oy) for x, y in d.pips)))
     reasons = []
     # The learned classifier looks at the median size of the dice read.
     learned_side = float(np.median([d.size for d in out])) if learned and out else 0.0
@@ -379,7 +383,10 @@ def _rejudge(image: np.ndarray, dice: list[Die], side: float, config: ReaderConf
     confirmed: its confidence is raised to ``config.sure_confidence``; not a
     face seen flatter than :data:`SIDE_SLANT`, which may be a side face to
     both readers, nor one within 0.6 side of the picture's edge, which may be
-    part of a larger face cut by the edge (neither reader sees beyond it).
+    part of a larger face cut by the edge (neither reader sees beyond it),
+    nor a die with ``doubts`` the classifier cannot lift: pips told by colour
+    alone (by this reader's rule never sure, whoever agrees) or a possible
+    front face (the classifier sees pips, not which face is on top).
     The classifier alone never makes a die sure; it can only agree with the
     classical passes.
     Measured with models that never saw the photo (two-fold on
@@ -405,7 +412,7 @@ def _rejudge(image: np.ndarray, dice: list[Die], side: float, config: ReaderConf
             out[i] = replace(dice[i], value=value, pips=(), confidence=round(
                 min(LEARNED_MOST, dice[i].confidence, share * (1.0 - float(p[0]))), 3))
             changed += 1
-        elif (value == dice[i].value and dice[i].slant >= SIDE_SLANT
+        elif (value == dice[i].value and dice[i].slant >= SIDE_SLANT and not dice[i].doubts
               and min(1.0 - p[0], share) >= (CONFIRM_SURE if dice[i].slant >= FRONT_SLANT else CONFIRM_SLANTED)
               and _clear_of_edge(dice[i].center[0] - ox, dice[i].center[1] - oy, dice[i].size, w, h)):
             out[i] = replace(dice[i], confidence=max(dice[i].confidence, config.sure_confidence))
@@ -657,7 +664,7 @@ def _read_blob(blob, side, min_area, config: ReaderConfig, long_side: int, die_s
         per += _read_candidates(_blob_faces(gray_blob, hull, min_area), offset, side, config, long_side, known)
     if not calibrated and unsure():
         # Weaker evidence than lightness: read, never sure, never a lone pip.
-        per += [[replace(d, confidence=min(d.confidence, 0.75)) for d in got if d.value > 1]
+        per += [[replace(d, confidence=min(d.confidence, 0.75), doubts=(BY_COLOUR,)) for d in got if d.value > 1]
                 for got in _read_candidates(_colour_pips(lab_blob, cands), offset, side, config, long_side, False)]
     return per
 
