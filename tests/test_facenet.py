@@ -35,6 +35,26 @@ def test_the_numpy_layer_is_a_convolution_relu_and_pooling():
     np.testing.assert_allclose(got, _direct_conv_relu_pool(x, w, b), rtol=1e-4, atol=1e-4)
 
 
+def test_turned_looks_average_the_eight_turns_and_mirrors_of_each_crop():
+    """``turns=True`` is the mean of the probabilities of each crop turned by
+    quarters and mirrored, each look classified on its own."""
+    net = FaceNet.load()
+    img, truth = render_throw([3, 5], seed=4, style=STYLE)
+    # Two dice, and a patch of noise beside them, which each look sees differently.
+    img[10:110, 10:110] = np.random.default_rng(0).integers(0, 256, (100, 100, 3))
+    pts = [d.center for d in truth] + [(60.0, 60.0)]
+    side = 70.0
+    crops = face_crops(img, pts, side)
+    looks = [np.rot90(crops, k, axes=(1, 2)) for k in range(4)]
+    looks += [c[:, :, ::-1] for c in looks]
+    want = np.mean([facenet._softmax(net.logits(np.ascontiguousarray(c))) for c in looks], axis=0)
+    got = net.classify(img, pts, side, turns=True)
+    np.testing.assert_allclose(got, want, atol=1e-6)
+    assert list(got[:2, 1:].argmax(axis=1) + 1) == [d.value for d in truth]
+    # The looks differ, so the mean is no single look's.
+    assert not np.allclose(got, net.classify(img, pts, side), atol=1e-3)
+
+
 def test_a_crop_is_centred_on_its_point_and_scaled_to_the_die():
     img = np.full((200, 300, 3), 200, np.uint8)
     img[90:110, 140:160] = 20  # a dark 20 px square centred on (149.5, 99.5)
