@@ -163,20 +163,33 @@ def mine(weights, scenes, rng, *, each=4):
     return xs
 
 
-def train(x, y, *, epochs, seed):
+#: Channels of the three convolution layers and the dense layer. With 16/32/48/64 (0.2 MB), fold models
+#: read 0.858 of the unseen many-colours dice right at their true centres (fold 0, 40 epochs); with
+#: these (1.0 MB), 0.889 (training/README.md). The product's NumPy forward pass takes its layer sizes
+#: from the weights.
+WIDTHS = (32, 64, 96, 128)
+
+
+def train(x, y, *, epochs, seed, start=None, lr=3e-3):
+    """Train the network on crops ``x`` (``N×32×32×3`` float32) with labels ``y`` (0 no die, 1-6).
+
+    ``start``: weights to go on from (a mining round), else a fresh network. ``lr``: the one-cycle
+    schedule's peak learning rate. Returns the weights as NumPy arrays, checked against the NumPy
+    forward pass of :class:`vision.facenet.FaceNet`."""
     import torch
     from torch import nn
     torch.manual_seed(seed)
     torch.set_num_threads(int(os.environ.get("TRAIN_THREADS", "2")))
+    c1, c2, c3, fc = WIDTHS
 
     class Net(nn.Module):
         def __init__(self):
             super().__init__()
-            self.c1 = nn.Conv2d(3, 16, 3, padding=1)
-            self.c2 = nn.Conv2d(16, 32, 3, padding=1)
-            self.c3 = nn.Conv2d(32, 48, 3, padding=1)
-            self.fc = nn.Linear(48 * 4 * 4, 64)
-            self.out = nn.Linear(64, 7)
+            self.c1 = nn.Conv2d(3, c1, 3, padding=1)
+            self.c2 = nn.Conv2d(c1, c2, 3, padding=1)
+            self.c3 = nn.Conv2d(c2, c3, 3, padding=1)
+            self.fc = nn.Linear(c3 * 4 * 4, fc)
+            self.out = nn.Linear(fc, 7)
             self.drop = nn.Dropout(0.3)
 
         def forward(self, t):
@@ -185,10 +198,12 @@ def train(x, y, *, epochs, seed):
             return self.out(self.drop(torch.relu(self.fc(t.flatten(1)))))
 
     net = Net()
+    if start is not None:
+        net.load_state_dict({k: torch.from_numpy(v) for k, v in start.items()})
     xt = torch.from_numpy(x).permute(0, 3, 1, 2).contiguous()
     yt = torch.from_numpy(y)
-    opt = torch.optim.Adam(net.parameters(), lr=2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=epochs * (len(x) // 256 + 1))
+    opt = torch.optim.Adam(net.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * (len(x) // 256 + 1))
     lossf = nn.CrossEntropyLoss()
     for ep in range(epochs):
         net.train()
@@ -229,11 +244,13 @@ def main(argv=None):
     p.add_argument("--out", default=str(ROOT / "vision" / "models" / "face_net.npz"))
     p.add_argument("--fold", type=int, choices=(0, 1), default=None,
                    help="train on one half of the photos only (for measuring on the other)")
-    p.add_argument("--epochs", type=int, default=20)
+    p.add_argument("--epochs", type=int, default=40)
+    p.add_argument("--mining-epochs", type=int, default=8,
+                   help="epochs of each mining round, going on from the weights before it")
     p.add_argument("--mock", type=int, default=400, help="how many mock-camera renders")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--mining", type=int, default=2,
-                   help="rounds of training again with the places the network took for dice wrongly")
+                   help="rounds of training on with the places the network took for dice wrongly")
     a = p.parse_args(argv)
     import cv2
     cv2.setNumThreads(1)
@@ -246,7 +263,7 @@ def main(argv=None):
             break
         x = np.concatenate([x, np.stack(hard).astype(np.float32)])
         y = np.concatenate([y, np.zeros(len(hard), np.int64)])
-        weights = train(x, y, epochs=a.epochs, seed=a.seed)
+        weights = train(x, y, epochs=a.mining_epochs, seed=a.seed, start=weights, lr=1e-3)
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(a.out, **weights)
     print("wrote", a.out, f"({Path(a.out).stat().st_size / 1e6:.2f} MB)")

@@ -357,7 +357,10 @@ REJUDGE_SURE = 0.9
 #: classifier gives the same value, this sure of a die and of that value, is
 #: confirmed: two readers that work differently agree. On the many-colours
 #: photos, with models that never saw them, 37 weak dice were given the same
-#: value 0.95 surely, none of them wrongly (29 at 0.99).
+#: value 0.95 surely, none of them wrongly (29 at 0.99); with the wider models
+#: of session 10, 50 dice were confirmed, one wrongly (a one centred on one
+#: pip of a two, where the dice were taken for 26 px, not about 38; the read
+#: was not sure for other reasons).
 CONFIRM_SURE = 0.95
 #: As :data:`CONFIRM_SURE`, for a face seen at a slant (from
 #: :data:`SIDE_SLANT` to :data:`FRONT_SLANT`): it may be a die's front face,
