@@ -846,3 +846,74 @@ def test_a_side_face_beside_its_top_face_is_left_out():
     assert _side_faces([top, replace(side, center=(190.0, 100.0))], 0.8) == []
     assert _side_faces([replace(top, confidence=0.7), side], 0.8) == []
     assert _side_faces([top, replace(side, slant=0.9)], 0.8) == []
+    # Beside a top face seen square-on (4:5 or rounder), such a face can only
+    # be a side face, and the read may stay sure; beside a slanted top face
+    # (which may itself be a front face), the read is not sure.
+    assert _side_faces([top, side], 0.8, top_slant=0.8) == [side]
+    assert _side_faces([replace(top, slant=0.75), side], 0.8, top_slant=0.8) == []
+
+
+def _die_with_side_face(pip_axes):
+    """A lightness picture (``H×W uint8``) of a die's top face (side 80 px,
+    from (60, 60)) read as a two, and below it 70 px of what a close camera
+    sees beyond it: a face with a dark spot of each of ``pip_axes``
+    (half-widths ``(along x, along y)``, px; none: a plain face). Returns the
+    picture, the blob's mask, the die and the side, px."""
+    gray = np.full((260, 200), 90, np.uint8)
+    cv2.rectangle(gray, (60, 60), (139, 139), 225, -1)
+    cv2.rectangle(gray, (60, 140), (139, 209), 200, -1)
+    for x, y in ((80, 80), (120, 120)):
+        cv2.circle(gray, (x, y), 8, 30, -1)
+    for x, axes in zip((78, 100, 122), pip_axes or ()):
+        cv2.ellipse(gray, (x, 185), axes, 0, 0, 360, 30, -1)
+    comp = cv2.threshold(gray, 150, 255, cv2.THRESH_BINARY)[1]
+    comp = cv2.morphologyEx(comp, cv2.MORPH_CLOSE, np.ones((25, 25), np.uint8))
+    corners = ((60.0, 60.0), (140.0, 60.0), (140.0, 140.0), (60.0, 140.0))
+    two = Die(2, (100.0, 100.0), 80.0, corners, 0.95, pips=((80.0, 80.0), (120.0, 120.0)), slant=0.98)
+    return gray, comp, two, 80.0
+
+
+@pytest.mark.parametrize("pip_axes, square_on, side_face", [
+    ([(7, 3)] * 3, True, True),            # pips squashed towards the die: its side face
+    ([(7, 3)], True, True),                # a side face's one
+    ([(7, 3)] * 3, False, False),          # the die seen at a slant: which face is on top?
+    ([(7, 7)] * 3, True, False),           # round pips: an unread die's top face may lie there
+    ([(7, 3), (7, 7), (7, 3)], True, False),  # a round pip among flat ones: as much
+    ([(3, 7)] * 3, True, False),           # squashed across the line from the die: not its side
+    (None, True, False),                   # no pips: something die-sized, unread
+])
+def test_a_part_beyond_a_die_is_its_side_face_only_by_its_flat_pips(pip_axes, square_on, side_face):
+    """A close camera sees a die's side face beyond the margin a die explains
+    round its face (as on the table-phone photos). That part is no unread die
+    when the die is seen square-on and the part's pips are squashed towards
+    it; round pips, pips squashed the other way, or no pips leave it
+    something die-sized that could not be read."""
+    from dataclasses import replace
+
+    from vision.reader import _leftover
+
+    gray, comp, two, side = _die_with_side_face(pip_axes)
+    if not square_on:
+        two = replace(two, slant=0.75)
+    assert _leftover(comp, (0, 0), [two], side) == (1, 0)  # without the picture: unexplained
+    assert _leftover(comp, (0, 0), [two], side, gray=gray) == (0 if side_face else 1, 0)
+
+
+def test_dice_are_of_one_size_by_the_widest_circle_inside_an_outline_with_side_faces():
+    """A die whose outline took in its side faces has a box longer than its
+    top face: it is of the others' size when the widest circle inside its
+    outline is. A die too large or too small both ways is not."""
+    from dataclasses import replace
+
+    from vision.reader import _all_one_size
+
+    def die(size, inner=0.0):
+        h = size / 2
+        return Die(3, (0.0, 0.0), size, ((-h, -h), (h, -h), (h, h), (-h, h)), 0.95, inner=inner)
+
+    dice = [die(100.0), die(104.0), die(96.0)]
+    assert _all_one_size(dice + [die(142.0)]) is False
+    assert _all_one_size(dice + [die(142.0, inner=112.0)]) is True
+    assert _all_one_size(dice + [die(142.0, inner=138.0)]) is False
+    assert _all_one_size(dice + [die(60.0, inner=60.0)]) is False
+    assert _all_one_size(dice + [replace(die(142.0, inner=112.0), inner=0.0)]) is False

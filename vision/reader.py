@@ -100,6 +100,11 @@ class Die:
     where the learned classifier cannot lift that doubt: :data:`BY_COLOUR`
     (its pips differ from the face in colour only) or :data:`FRONT_FACE`
     (something of a die lies just above it: it may be that die's front face).
+    ``inner``: for a die read from its face's outline, the face's side from the
+    widest circle inside that outline, pixels (at most ``size``; 0 where not
+    measured). Where the outline takes in side faces (a close or oblique
+    camera), its box, and so ``size``, is longer than the top face; ``inner``
+    is not.
     """
 
     value: int
@@ -110,6 +115,7 @@ class Die:
     pips: tuple[tuple[float, float], ...] = field(default=(), repr=False)
     slant: float = field(default=1.0, repr=False)
     doubts: tuple[str, ...] = field(default=(), repr=False)
+    inner: float = field(default=0.0, repr=False)
 
     def to_dict(self) -> dict:
         """JSON-ready form: value, center, size, corners, confidence (rounded)."""
@@ -301,7 +307,7 @@ def read_throw(
         cx, cy = d.center[0] * s + ox, d.center[1] * s + oy
         if poly is not None and cv2.pointPolygonTest(poly, (float(cx), float(cy)), False) < 0:
             continue
-        out.append(replace(d, center=(cx, cy), size=d.size * s,
+        out.append(replace(d, center=(cx, cy), size=d.size * s, inner=d.inner * s,
                            corners=tuple((x * s + ox, y * s + oy) for x, y in d.corners),
                            pips=tuple((x * s + ox, y * s + oy) for x, y in d.pips)))
     reasons = []
@@ -323,9 +329,7 @@ def read_throw(
     if weak:
         reasons.append(f"{len(weak)} of the dice are hard to read")
     if len(out) >= 2:
-        sizes = np.array([d.size for d in out])
-        med = float(np.median(sizes))
-        if np.any(sizes < 0.75 * med) or np.any(sizes > 1.33 * med):
+        if not _all_one_size(out):
             reasons.append("the dice read are not all of one size")
         sure = [d.size for d in out if d.confidence >= config.sure_confidence]
         if len(sure) >= 2:
@@ -343,6 +347,16 @@ def read_throw(
         reasons.append("no dice")
     size_px = side * s if side else (float(die_size) if die_size else None)
     return Read(tuple(out), not reasons, tuple(reasons), size_px)
+
+
+def _all_one_size(dice: list[Die]) -> bool:
+    """Whether every die of ``dice`` is 0.75-1.33 times their median size
+    (``Die.size``), by its outline's box or, where that box took in side
+    faces, by the widest circle inside the outline (``Die.inner``)."""
+    sizes = np.array([d.size for d in dice])
+    inner = np.array([d.inner or d.size for d in dice])
+    med = float(np.median(sizes))
+    return not np.any(((sizes < 0.75 * med) | (sizes > 1.33 * med)) & ((inner < 0.75 * med) | (inner > 1.33 * med)))
 
 
 #: A die found by the learned classifier alone scores at most this: under
@@ -591,11 +605,15 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
         cut = [d for d in dice if d.confidence < config.sure_confidence and not _wholly_inside(d, w, h)]
         dice = [d for d in dice if d not in cut]
         doubted += bool(cut) and expect is None
-    # A die has one top face: its side faces read are left out, and the read
-    # is not sure (a view that steep may hide more).
+    # A die has one top face: its side faces read are left out. The read is
+    # not sure (a view that steep may hide more) unless each lies beside a
+    # top face seen square-on (4:5 or rounder): beside it, a face squashed
+    # flatter than 2:3 can only be a side face. Beside a slanted top face,
+    # which face is on top is less clear (see FRONT_SLANT).
     sides = _side_faces(dice, config.sure_confidence)
+    beside_square = _side_faces(dice, config.sure_confidence, top_slant=FRONT_SLANT)
     dice = [d for d in dice if d not in sides]
-    doubted += bool(sides)
+    doubted += any(e not in beside_square for e in sides)
     if not measured:
         # Pass 4 once more, over every die read: where no face stood out whole
         # (wood on wood), pass 2's guess is a pip's or the grain's size, and
@@ -606,7 +624,7 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
         unexplained, foreign = doubted, huge
         if side:
             for offset, _, comp, _, _ in blobs:
-                die_like, large = _leftover(comp, offset, dice, side, (w, h) if edge else None)
+                die_like, large = _leftover(comp, offset, dice, side, (w, h) if edge else None, gray=gray)
                 unexplained += die_like
                 foreign += large
         return unexplained, foreign
@@ -735,13 +753,14 @@ def _unexplained_parts(mask: np.ndarray, dice: list[Die], offset) -> list[np.nda
     return list(cnts)
 
 
-def _side_faces(dice: list[Die], sure: float) -> list[Die]:
+def _side_faces(dice: list[Die], sure: float, *, top_slant: float = SIDE_SLANT) -> list[Die]:
     """The dice of ``dice`` that are side faces of another: read unsurely
     (under ``sure``), seen at a steep slant (:data:`SIDE_SLANT`), and within
-    a die's side of a die read surely and seen square-on. Two top faces of
-    dice of one size cannot lie closer than a side apart."""
+    a die's side of a die read surely and seen square-on (slant at least
+    ``top_slant``). Two top faces of dice of one size cannot lie closer than
+    a side apart."""
     return [e for e in dice if e.slant < SIDE_SLANT and e.confidence < sure
-            and any(d.confidence >= sure and d.slant >= SIDE_SLANT
+            and any(d.confidence >= sure and d.slant >= top_slant
                     and math.dist(d.center, e.center) < max(d.size, e.size) for d in dice)]
 
 
@@ -769,7 +788,8 @@ def _touches_edge(rect, offset, size) -> bool:
     return x <= 1 or y <= 1 or x + bw >= size[0] - 1 or y + bh >= size[1] - 1
 
 
-def _leftover(comp: np.ndarray, offset, dice: list[Die], side: float, edge=None) -> tuple[int, int]:
+def _leftover(comp: np.ndarray, offset, dice: list[Die], side: float, edge=None, *,
+              gray: np.ndarray | None = None) -> tuple[int, int]:
     """What of a blob the dice read in it do not explain: ``(die-like parts, large parts)``.
 
     Each die explains its face grown by 60% (its side faces and shadow). A
@@ -777,7 +797,9 @@ def _leftover(comp: np.ndarray, offset, dice: list[Die], side: float, edge=None)
     is large when it covers more than 2.5 faces and is not a thin arc (the
     inner wall of a round tray is one). With ``edge`` (the image's ``(w, h)``,
     px), a die-like part touching the image's edge is not counted: it is no
-    die wholly in the picture.
+    die wholly in the picture. With ``gray`` (the image's lightness, ``H×W
+    uint8``, in the dice's pixels), a die-like part that is a read die's side
+    face seen under a close camera (:func:`_side_face_part`) is not counted.
     """
     # Only the dice whose grown faces reach the blob can explain any of it.
     h, w = comp.shape[:2]
@@ -800,10 +822,68 @@ def _leftover(comp: np.ndarray, offset, dice: list[Die], side: float, edge=None)
         if a <= 2.5 * face:
             if edge is not None and _touches_edge(cv2.boundingRect(c), offset, edge):
                 continue
-            die_like += aspect >= 0.5 and fill >= 0.55
+            if aspect >= 0.5 and fill >= 0.55:
+                die_like += gray is None or not _side_face_part(c + np.array(offset, c.dtype), gray, near, side)
         else:
             large += aspect >= 0.35 and fill >= 0.4
     return die_like, large
+
+
+#: A round dark spot covering this share of a face (side²) or more is a top
+#: face's pip: the least pip :func:`vision.pipfirst.pip_dice` looks for. A
+#: top face's pips cover 0.02-0.04 (diameter 0.15-0.22 side).
+_TOP_PIP_LEAST = 0.006
+
+
+def _side_face_part(cnt: np.ndarray, gray: np.ndarray, dice: list[Die], side: float) -> bool:
+    """Whether a part of a blob no die explains is a read die's side face.
+
+    ``cnt``: the part's contour (``N×1×2``, px ``(x, y)`` in ``gray``'s
+    pixels); ``gray``: the image's lightness, ``H×W uint8``; ``side``: the die
+    side, px. A close camera sees a die's side faces beyond the 60% margin a
+    die explains round its face (on the table-phone photos, parts whose middle
+    lay 0.9-1.4 sides from the die's centre, their pips squashed to 0.08-0.41
+    and 0.005-0.013 of a face). The part is one when it lies within 1.6 sides of a
+    die read seen square-on (slant at least :data:`FRONT_SLANT`) and its dark
+    spots say so: at least one pip squashed flatter than :data:`SIDE_SLANT`
+    with its short axis within 45° of the line from that die (foreshortened
+    towards it), and no spot of a top face's pip: round, and at least
+    :data:`_TOP_PIP_LEAST` of a face. An unread die's top face beside a die
+    seen square-on is seen about square-on too, its pips round.
+    """
+    pts = cnt.reshape(-1, 2).astype(np.float64)
+    mid = pts.mean(axis=0)
+    near = [d for d in dice if d.slant >= FRONT_SLANT and math.dist(d.center, mid) <= 1.6 * d.size]
+    if not near:
+        return False
+    die = min(near, key=lambda d: math.dist(d.center, mid))
+    toward = (mid - np.asarray(die.center)) / max(1e-6, math.dist(die.center, mid))
+    from vision.pipfirst import _PIP_CONTRAST, _rect  # here: it imports this module
+
+    x, y, bw, bh = cv2.boundingRect(cnt)
+    h, w = gray.shape[:2]
+    pad = int(0.3 * side) + 1
+    x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(w, x + bw + pad), min(h, y + bh + pad)
+    # Dark spots as vision.pipfirst finds pips: a black-hat of about half a die.
+    resp = cv2.morphologyEx(gray[y0:y1, x0:x1], cv2.MORPH_BLACKHAT, _rect(0.45 * side))
+    inside = np.zeros(resp.shape, np.uint8)
+    cv2.drawContours(inside, [(cnt - np.array([x0, y0], cnt.dtype)).astype(np.int32)], -1, 255, -1)
+    dark = cv2.bitwise_and(cv2.threshold(resp, _PIP_CONTRAST, 255, cv2.THRESH_BINARY)[1], inside)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    flat = 0
+    for i in range(1, n):
+        a = stats[i, cv2.CC_STAT_AREA] / (side * side)
+        if not 0.002 <= a <= 0.08:
+            continue
+        shape = _blob_shape(labels, stats[i], i)
+        if _slant(shape) >= SIDE_SLANT:
+            if a >= _TOP_PIP_LEAST:
+                return False  # a top face's pip: maybe an unread die
+            continue
+        xx, xy, yy = shape
+        short = np.linalg.eigh(np.array([[xx, xy], [xy, yy]]))[1][:, 0]
+        flat += abs(float(short @ toward)) >= math.cos(math.radians(45))
+    return flat > 0
 
 
 def _foreign(lab: np.ndarray, dice: list[Die], side: float, config: ReaderConfig, inside: np.ndarray) -> int:
@@ -1051,6 +1131,12 @@ def _top_face_pips(pips, face: np.ndarray, side: float):
     return keep
 
 
+#: The widest circle inside a face's outline, over the outline box's side,
+#: for a face seen alone: 0.95 (median of the tray and table-phone dice read
+#: from their faces; 0.90-1.0).
+_INSCRIBED = 0.95
+
+
 def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderConfig, long_side: int,
                known_side: float | None = None) -> Die | None:
     """Read one face mask (uint8 0/255) with the pips in ``pip_mask``: a
@@ -1131,6 +1217,12 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
     if len(pips) == 1:
         conf *= _lone_pip_fit(pips[0], face, pip_mask)
     slant = _slant(np.mean([p[3] for p in pips], axis=0))
+    # The face's side from the widest circle inside its outline, which side
+    # faces beside the top face (a close or oblique camera sees them) do not
+    # widen as they lengthen the outline's box.
+    filled = np.zeros(face.shape, np.uint8)
+    cv2.drawContours(filled, [cnt], -1, 255, -1)
+    inner = 2.0 * float(cv2.distanceTransform(filled, cv2.DIST_L2, 5).max()) / _INSCRIBED
     if slant < SIDE_SLANT:
         # Pips squashed flatter than 2:3: a face seen at a steep slant, which
         # may be a die's side face, not its top. Read, never sure.
@@ -1146,6 +1238,7 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
         confidence=round(float(max(0.0, min(1.0, conf))), 3),
         pips=tuple((p[0] + ox, p[1] + oy) for p in pips),
         slant=round(slant, 3),
+        inner=round(min(inner, side), 1),
     )
 
 
