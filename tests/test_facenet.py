@@ -181,6 +181,73 @@ def test_a_weak_die_the_classifier_reads_the_same_is_confirmed(monkeypatch):
     assert not read_throw(img, expect=4).sure
 
 
+def _judges_first(probs):
+    """A stand-in for the classifier: ``probs`` (7 numbers: no die, then 1-6)
+    for the weak dice, the leftmost first, and 0.999 no die for the rest."""
+
+    class Judges:
+        def classify(self, image, centers, side, turns=False):
+            p = np.zeros((len(centers), 7))
+            p[:, 0] = 0.999
+            p[:, 1:] = 0.001 / 6
+            first = min(range(len(centers)), key=lambda i: centers[i])
+            p[first] = probs
+            return p
+
+    return Judges
+
+
+@pytest.mark.parametrize("confidence, share, read_again", [(0.45, 0.6, True), (0.45, 0.45, False), (0.6, 0.6, False)])
+def test_a_faint_die_takes_the_value_the_classifier_thinks_likelier_than_all_others(
+        monkeypatch, confidence, share, read_again):
+    """A die read with a classical confidence under 0.5 (mostly wrong) takes
+    the classifier's value where the classifier thinks a die likelier there
+    than not and that value likelier than all the others together
+    (REJUDGE_FAINT 0.5). A die read 0.5-0.8 needs REJUDGE_SURE (0.9). Either
+    way the read is not sure."""
+    from vision import reader
+
+    img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
+    first = min(truth, key=lambda d: d.center).value
+    _change_first(monkeypatch, value=5, confidence=confidence)
+    probs = np.full(7, 0.9 * (1 - share) / 5)
+    probs[0], probs[first] = 0.1, 0.9 * share
+    monkeypatch.setattr(facenet, "_default_net", _judges_first(probs))
+    assert reader.REJUDGE_FAINT <= 0.6 < reader.REJUDGE_SURE and 0.45 < reader.REJUDGE_FAINT
+    r = read_throw(img, expect=3)
+    want = [2, 4, 6] if read_again else sorted([d.value for d in truth if d.value != first] + [5])
+    assert sorted(r.values) == want
+    assert not r.sure
+
+
+@pytest.mark.parametrize("no_die, left_out", [(0.99, True), (0.9, False)])
+def test_a_weak_reading_the_classifier_takes_for_no_die_is_left_out(monkeypatch, no_die, left_out):
+    """A weak reading where the classifier is NO_DIE_SURE (0.97) sure there
+    is no die (a speck read as a one) is left out, and the read is not sure:
+    the classifier alone never makes a read sure. Less sure, it stays."""
+    from dataclasses import replace
+
+    from vision import reader
+
+    img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
+    real = reader._read_work
+
+    def with_a_speck(*a, **k):
+        dice, unexplained, foreign, side, lab = real(*a, **k)
+        d = min(dice, key=lambda d: d.center)
+        speck = replace(d, value=1, center=(d.center[0] - 1e-3, d.center[1] + 2 * d.size), confidence=0.45)
+        return list(dice) + [speck], unexplained, foreign, side, lab
+
+    monkeypatch.setattr(reader, "_read_work", with_a_speck)
+    probs = np.full(7, (1 - no_die) / 6)
+    probs[0] = no_die
+    monkeypatch.setattr(facenet, "_default_net", _judges_first(probs))
+    r = read_throw(img)
+    assert sorted(r.values) == ([2, 4, 6] if left_out else [1, 2, 4, 6])
+    assert any("taken for no die" in why for why in r.reasons) is left_out
+    assert not r.sure
+
+
 @pytest.mark.parametrize("slant, sure", [(1.0, True), (0.72, False)])
 def test_a_face_seen_at_a_slant_needs_the_classifiers_surest_agreement(monkeypatch, slant, sure):
     """The classifier 0.97 sure of the weak die's own value confirms a face
