@@ -1,5 +1,7 @@
 """The learned die-face classifier (vision/facenet.py) and its place in the reader."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -292,3 +294,32 @@ def test_a_die_the_classifier_finds_at_the_picture_edge_is_no_part_of_the_throw(
     area = TrayArea(polygon=((0, 0), (w, 0), (w, h), (0, h)), frame_size=(w, h))
     found = [d for d in read_throw(img, expect=3, area=area).dice if d.confidence <= reader.LEARNED_MOST]
     assert sorted(d.value for d in found) == [3, 5]
+
+
+@pytest.mark.parametrize("larger, searched", [(1.3, 2), (1.7, 3), (2.5, 3)])
+def test_a_read_short_of_the_dice_thrown_looks_for_larger_dice_too(monkeypatch, classical_misses_a_die,
+                                                                    larger, searched):
+    """A mixed set: the die the classical passes missed is ``larger`` times
+    the size of those read. While the read is short of the dice thrown, the
+    classifier looks at the dice's size, then 1.3 and 1.7 times it
+    (LEARNED_LARGER), and stops once the count is made up. A die larger than
+    any size it looks at is not found."""
+    from vision import reader
+
+    img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
+    sides = []
+
+    def finds(image, side, *, taken=(), **k):
+        sides.append(side)
+        missed = max(truth, key=lambda d: min(math.dist(d.center, t) for t in taken))
+        return [(*missed.center, missed.value, 0.99)] if abs(side / sides[0] - larger) < 0.01 else []
+
+    monkeypatch.setattr(facenet, "find_dice", finds)
+    assert reader.LEARNED_LARGER == (1.3, 1.7)
+    r = read_throw(img, expect=3)
+    assert len(sides) == searched
+    assert [s / sides[0] for s in sides] == pytest.approx([1.0, 1.3, 1.7][:searched])
+    assert len(r.values) == (3 if larger < 2 else 2)
+    if larger < 2:
+        assert sorted(r.values) == [2, 4, 6]
+    assert not r.sure
