@@ -163,10 +163,20 @@ def test_a_weak_die_is_read_again_by_the_classifier(monkeypatch):
     assert sorted(classical.values) == sorted([v for v in (2, 4, 6) if v != first] + [5])
 
 
-def test_a_strong_die_is_not_second_guessed(monkeypatch):
+def test_a_strong_die_is_second_guessed_only_without_a_tray(monkeypatch):
+    """The classical passes read the two surely as a five. Without a tray's
+    area the classifier, which all but rules out a five there, doubts it and
+    reads it again; in a tray (the product's own setting) it does not."""
+    from vision.calibrate import TrayArea
+
     img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
+    h, w = img.shape[:2]
     _change_first(monkeypatch, value=5, confidence=0.95)
     r = read_throw(img, expect=3)
+    assert sorted(r.values) == [2, 4, 6] and not r.sure
+    assert any("doubted by the learned face classifier" in why for why in r.reasons)
+    tray = TrayArea(polygon=((0, 0), (w, 0), (w, h), (0, h)), frame_size=(w, h))
+    r = read_throw(img, expect=3, area=tray)
     assert 5 in r.values and not any("learned" in why for why in r.reasons)
 
 
@@ -183,17 +193,19 @@ def test_a_weak_die_the_classifier_reads_the_same_is_confirmed(monkeypatch):
     assert not read_throw(img, expect=4).sure
 
 
-def _judges_first(probs):
+def _judges(probs, at, truth):
     """A stand-in for the classifier: ``probs`` (7 numbers: no die, then 1-6)
-    for the weak dice, the leftmost first, and 0.999 no die for the rest."""
+    for a crop within 0.3 side of ``at`` (``(x, y)`` px), and elsewhere the
+    value of the nearest of ``truth`` (the rendered dice), 0.999 sure."""
 
     class Judges:
         def classify(self, image, centers, side, turns=False):
-            p = np.zeros((len(centers), 7))
-            p[:, 0] = 0.999
-            p[:, 1:] = 0.001 / 6
-            first = min(range(len(centers)), key=lambda i: centers[i])
-            p[first] = probs
+            p = np.full((len(centers), 7), 0.001 / 6)
+            for row, c in zip(p, centers):
+                if math.dist(c, at) < 0.3 * side:
+                    row[:] = probs
+                else:
+                    row[min(truth, key=lambda d: math.dist(d.center, c)).value] = 0.999
             return p
 
     return Judges
@@ -214,7 +226,7 @@ def test_a_faint_die_takes_the_value_the_classifier_thinks_likelier_than_all_oth
     _change_first(monkeypatch, value=5, confidence=confidence)
     probs = np.full(7, 0.9 * (1 - share) / 5)
     probs[0], probs[first] = 0.1, 0.9 * share
-    monkeypatch.setattr(facenet, "_default_net", _judges_first(probs))
+    monkeypatch.setattr(facenet, "_default_net", _judges(probs, min(truth, key=lambda d: d.center).center, truth))
     assert reader.REJUDGE_FAINT <= 0.6 < reader.REJUDGE_SURE and 0.45 < reader.REJUDGE_FAINT
     r = read_throw(img, expect=3)
     want = [2, 4, 6] if read_again else sorted([d.value for d in truth if d.value != first] + [5])
@@ -234,16 +246,18 @@ def test_a_weak_reading_the_classifier_takes_for_no_die_is_left_out(monkeypatch,
     img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
     real = reader._read_work
 
+    first = min(truth, key=lambda d: d.center)
+    at = (first.center[0], first.center[1] + 2 * first.size)
+
     def with_a_speck(*a, **k):
         dice, unexplained, foreign, side, lab = real(*a, **k)
         d = min(dice, key=lambda d: d.center)
-        speck = replace(d, value=1, center=(d.center[0] - 1e-3, d.center[1] + 2 * d.size), confidence=0.45)
-        return list(dice) + [speck], unexplained, foreign, side, lab
+        return list(dice) + [replace(d, value=1, center=at, confidence=0.45)], unexplained, foreign, side, lab
 
     monkeypatch.setattr(reader, "_read_work", with_a_speck)
     probs = np.full(7, (1 - no_die) / 6)
     probs[0] = no_die
-    monkeypatch.setattr(facenet, "_default_net", _judges_first(probs))
+    monkeypatch.setattr(facenet, "_default_net", _judges(probs, at, truth))
     r = read_throw(img)
     assert sorted(r.values) == ([2, 4, 6] if left_out else [1, 2, 4, 6])
     assert any("taken for no die" in why for why in r.reasons) is left_out
@@ -261,14 +275,9 @@ def test_a_face_seen_at_a_slant_needs_the_classifiers_surest_agreement(monkeypat
     first = min(truth, key=lambda d: d.center).value
     _change_first(monkeypatch, confidence=0.5, slant=slant)
 
-    class Agrees:
-        def classify(self, image, centers, side, turns=False):
-            p = np.full((len(centers), 7), 0.98 * 0.03 / 5)
-            p[:, 0] = 0.02
-            p[:, first] = 0.98 * 0.97
-            return p
-
-    monkeypatch.setattr(facenet, "_default_net", Agrees)
+    probs = np.full(7, 0.98 * 0.03 / 5)
+    probs[0], probs[first] = 0.02, 0.98 * 0.97
+    monkeypatch.setattr(facenet, "_default_net", _judges(probs, min(truth, key=lambda d: d.center).center, truth))
     assert reader.CONFIRM_SURE <= 0.97 < reader.CONFIRM_SLANTED
     r = read_throw(img, expect=3)
     assert sorted(r.values) == [2, 4, 6]
@@ -323,3 +332,35 @@ def test_a_read_short_of_the_dice_thrown_looks_for_larger_dice_too(monkeypatch, 
     if larger < 2:
         assert sorted(r.values) == [2, 4, 6]
     assert not r.sure
+
+
+@pytest.mark.parametrize("own, in_a_tray, doubted", [(0.05, False, True), (0.2, False, False), (0.05, True, False)])
+def test_a_sure_die_the_classifier_all_but_rules_out_is_doubted_without_a_tray(monkeypatch, own, in_a_tray, doubted):
+    """Without a tray's area (any camera, any dice), a die read surely whose
+    value the classifier gives under VETO_SHARE (0.1) of the die's
+    probability is doubted: the read is not sure. The classifier cannot make
+    a die sure this way, and in a tray (the product's own setting, read from
+    above) it does not doubt the classical passes."""
+    from vision import reader
+    from vision.calibrate import TrayArea
+
+    img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
+    h, w = img.shape[:2]
+
+    class Doubts:
+        def classify(self, image, centers, side, turns=False):
+            p = np.zeros((len(centers), 7))
+            for row, c in zip(p, centers):
+                value = min(truth, key=lambda d: math.dist(d.center, c)).value
+                row[1:] = 0.98 * (1 - own) / 5
+                row[value] = 0.98 * own
+                row[0] = 0.02
+            return p
+
+    monkeypatch.setattr(facenet, "_default_net", Doubts)
+    assert own < reader.VETO_SHARE if doubted else True
+    area = TrayArea(polygon=((0, 0), (w, 0), (w, h), (0, h)), frame_size=(w, h)) if in_a_tray else None
+    r = read_throw(img, expect=3, area=area)
+    assert sorted(r.values) == [2, 4, 6]
+    assert r.sure is not doubted
+    assert any("doubted by the learned face classifier" in why for why in r.reasons) is doubted
