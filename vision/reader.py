@@ -702,14 +702,12 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
         dice = [d for d in dice if d not in cut]
         doubted += bool(cut) and expect is None
     # A die has one top face: its side faces read are left out. The read is
-    # not sure (a view that steep may hide more) unless each lies beside a
-    # top face seen square-on (4:5 or rounder): beside it, a face squashed
-    # flatter than 2:3 can only be a side face. Beside a slanted top face,
-    # which face is on top is less clear (see FRONT_SLANT).
+    # not sure (a view that steep may hide more) unless each is plainly a
+    # side face of a top face seen square-on (see _side_faces).
     sides = _side_faces(dice, config.sure_confidence)
-    beside_square = _side_faces(dice, config.sure_confidence, top_slant=FRONT_SLANT)
+    plainly = _side_faces(dice, config.sure_confidence, plainly=True)
     dice = [d for d in dice if d not in sides]
-    doubted += any(e not in beside_square for e in sides)
+    doubted += any(e not in plainly for e in sides)
     if not measured:
         # Pass 4 once more, over every die read: where no face stood out whole
         # (wood on wood), pass 2's guess is a pip's or the grain's size, and
@@ -849,15 +847,40 @@ def _unexplained_parts(mask: np.ndarray, dice: list[Die], offset) -> list[np.nda
     return list(cnts)
 
 
-def _side_faces(dice: list[Die], sure: float, *, top_slant: float = SIDE_SLANT) -> list[Die]:
+#: How far a pip's measured slant may fall short of its face's: the pips of
+#: faces seen from straight above measure 0.9-1.0 (the tray photos).
+_SLANT_ERROR = 0.1
+
+
+def _side_slant_most(top_slant: float) -> float:
+    """The least squashed a side face is seen beside a top face seen at
+    ``top_slant`` (0-1, :func:`_slant`). A cube whose top is seen at slant
+    ``s`` (the cosine of the view's angle from straight above) shows its side
+    faces at most at ``sqrt(1 - s²)``; ``s`` is taken :data:`_SLANT_ERROR`
+    lower, for the error of its measure and a close camera's perspective (on
+    a table-phone photo, a side face at 0.377 beside a top face at 0.963)."""
+    s = max(0.0, top_slant - _SLANT_ERROR)
+    return math.sqrt(1.0 - s * s)
+
+
+def _side_faces(dice: list[Die], sure: float, *, plainly: bool = False) -> list[Die]:
     """The dice of ``dice`` that are side faces of another: read unsurely
     (under ``sure``), seen at a steep slant (:data:`SIDE_SLANT`), and within
-    a die's side of a die read surely and seen square-on (slant at least
-    ``top_slant``). Two top faces of dice of one size cannot lie closer than
-    a side apart."""
-    return [e for e in dice if e.slant < SIDE_SLANT and e.confidence < sure
-            and any(d.confidence >= sure and d.slant >= top_slant
-                    and math.dist(d.center, e.center) < max(d.size, e.size) for d in dice)]
+    a die's side of a die read surely and seen square-on. Two top faces of
+    dice of one size cannot lie closer than a side apart.
+
+    ``plainly``: only those that can be nothing else. The top face is seen no
+    flatter than 4:5 (:data:`FRONT_SLANT`; a slanted top face may itself be a
+    front face), and the side face is as foreshortened as a cube's side face
+    is beside it (:func:`_side_slant_most`). A face less squashed than that
+    (a two at 0.66 beside a one seen from straight above, on a webcam photo)
+    may be a die of its own."""
+    def beside(e: Die, d: Die) -> bool:
+        if plainly and (d.slant < FRONT_SLANT or e.slant > _side_slant_most(d.slant)):
+            return False
+        return d.confidence >= sure and d.slant >= SIDE_SLANT and math.dist(d.center, e.center) < max(d.size, e.size)
+
+    return [e for e in dice if e.slant < SIDE_SLANT and e.confidence < sure and any(beside(e, d) for d in dice)]
 
 
 def _wholly_inside(d: Die, w: int, h: int) -> bool:
@@ -941,9 +964,10 @@ def _side_face_part(cnt: np.ndarray, gray: np.ndarray, dice: list[Die], side: fl
     lay 0.9-1.4 sides from the die's centre, their pips squashed to 0.08-0.41
     and 0.005-0.013 of a face). The part is one when it lies within 1.6 sides of a
     die read seen square-on (slant at least :data:`FRONT_SLANT`) and its dark
-    spots say so: at least one pip squashed flatter than :data:`SIDE_SLANT`
-    with its short axis within 45° of the line from that die (foreshortened
-    towards it), and no spot of a top face's pip: round, and at least
+    spots say so: at least one pip squashed as a side face's beside that die
+    (:func:`_side_slant_most`, and flatter than :data:`SIDE_SLANT`) with its
+    short axis within 45° of the line from that die (foreshortened towards
+    it), and no spot of a top face's pip: less squashed, and at least
     :data:`_TOP_PIP_LEAST` of a face. An unread die's top face beside a die
     seen square-on is seen about square-on too, its pips round.
     """
@@ -972,7 +996,7 @@ def _side_face_part(cnt: np.ndarray, gray: np.ndarray, dice: list[Die], side: fl
         if not 0.002 <= a <= 0.08:
             continue
         shape = _blob_shape(labels, stats[i], i)
-        if _slant(shape) >= SIDE_SLANT:
+        if _slant(shape) > min(SIDE_SLANT, _side_slant_most(die.slant)):
             if a >= _TOP_PIP_LEAST:
                 return False  # a top face's pip: maybe an unread die
             continue
@@ -1196,18 +1220,25 @@ def _blob_shape(labels: np.ndarray, stat, i: int) -> np.ndarray:
     return c * (2.0 / (c[0] + c[2]))
 
 
-def _top_face_pips(pips, face: np.ndarray, side: float):
+def _deepest(face: np.ndarray) -> tuple[float, tuple[int, int]]:
+    """The deepest point of a face mask (``H×W uint8`` 0/255): ``(its
+    distance to the mask's edge, px; its position (x, y), px)``, the peak of
+    the distance transform. Twice that distance is the widest circle inside."""
+    _, peak, _, at = cv2.minMaxLoc(cv2.distanceTransform(face, cv2.DIST_L2, 5))
+    return float(peak), at
+
+
+def _top_face_pips(pips, deepest: tuple[float, tuple[int, int]]):
     """Keep the pips of the top face.
 
     A die seen at an angle shows up to three faces. The top face's pips are the
-    largest and lie within half a face of the face's deepest point (the peak of
-    the distance transform); pips of side faces are foreshortened and lie
-    beyond its edge.
+    largest and lie within half a face of the face's deepest point
+    (``deepest``, from :func:`_deepest`); pips of side faces are foreshortened
+    and lie beyond its edge.
     """
     if len(pips) <= 1:
         return pips
-    dist = cv2.distanceTransform(face, cv2.DIST_L2, 5)
-    _, peak, _, (px, py) = cv2.minMaxLoc(dist)
+    peak, (px, py) = deepest
     top_side = max(2.0 * peak, 1.0)
     order = sorted(pips, key=lambda p: -p[2])
     ref = float(np.median([p[2] for p in order[:3]]))
@@ -1282,7 +1313,8 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
         if a / float(bw * bh) < 0.45:
             continue
         pips.append((float(cents[i][0]), float(cents[i][1]), float(a), _blob_shape(labels, stats[i], i)))
-    pips = _top_face_pips(pips, face, side)
+    deepest = _deepest(face)
+    pips = _top_face_pips(pips, deepest)
     if not 1 <= len(pips) <= 6:
         return None
     areas = np.array([p[2] for p in pips])
@@ -1316,9 +1348,7 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
     # The face's side from the widest circle inside its outline, which side
     # faces beside the top face (a close or oblique camera sees them) do not
     # widen as they lengthen the outline's box.
-    filled = np.zeros(face.shape, np.uint8)
-    cv2.drawContours(filled, [cnt], -1, 255, -1)
-    inner = 2.0 * float(cv2.distanceTransform(filled, cv2.DIST_L2, 5).max()) / _INSCRIBED
+    inner = 2.0 * deepest[0] / _INSCRIBED
     if slant < SIDE_SLANT:
         # Pips squashed flatter than 2:3: a face seen at a steep slant, which
         # may be a die's side face, not its top. Read, never sure.
