@@ -21,8 +21,8 @@ import math
 import cv2
 import numpy as np
 
-from vision.reader import (FRONT_FACE, FRONT_SLANT, PIP_LAYOUT, SIDE_SLANT, Die, _blob_shape, _clear_of_edge,
-                           _free_places_empty, _otsu, _pattern_fit, _slant)
+from vision.reader import (_TOP_PIP_LEAST, FRONT_FACE, FRONT_SLANT, PIP_LAYOUT, SIDE_SLANT, Die, _blob_shape,
+                           _clear_of_edge, _free_places_empty, _otsu, _pattern_fit, _slant)
 
 __all__ = ["add_pip_dice", "pip_dice", "pip_scale"]
 
@@ -183,7 +183,7 @@ def pip_dice(gray: np.ndarray, dice: list[Die], side: float, *, same_kind: bool 
              if len(kinds) != 1 or dark in kinds]
     for dark, op in looks:
         resp = cv2.morphologyEx(gray, op, kernel)
-        spots = _round_spots(resp, 0.006 * side * side, 0.08 * side * side, 0.5, own, split_within=1.2 * side)
+        spots = _round_spots(resp, _TOP_PIP_LEAST * side * side, 0.08 * side * side, 0.5, own, split_within=1.2 * side)
         if not spots:
             continue
         pips = np.array(spots)

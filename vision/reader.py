@@ -520,12 +520,13 @@ def _vetoed(image: np.ndarray, dice: list[Die], side: float, config: ReaderConfi
         return [float(p[dice[i].value] / max(1e-9, p[1:].sum())) for p, i in zip(probs, idx)]
 
     first = own_share(net.classify(image, at, side), sure)
-    again = [i for i, share in zip(sure, first) if share < 0.3]
+    again = [(i, xy) for i, xy, share in zip(sure, at, first) if share < 0.3]
     if not again:
         return dice, 0
-    closer = own_share(net.classify(image, [at[sure.index(i)] for i in again], side, turns=True), again)
+    idx = [i for i, _ in again]
+    closer = own_share(net.classify(image, [xy for _, xy in again], side, turns=True), idx)
     out, doubted = list(dice), 0
-    for i, share in zip(again, closer):
+    for i, share in zip(idx, closer):
         if share < VETO_SHARE:
             out[i] = replace(dice[i], confidence=min(dice[i].confidence, VETOED_MOST))
             doubted += 1
@@ -1313,6 +1314,8 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
         if a / float(bw * bh) < 0.45:
             continue
         pips.append((float(cents[i][0]), float(cents[i][1]), float(a), _blob_shape(labels, stats[i], i)))
+    if not pips:
+        return None
     deepest = _deepest(face)
     pips = _top_face_pips(pips, deepest)
     if not 1 <= len(pips) <= 6:
