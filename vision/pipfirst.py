@@ -403,6 +403,12 @@ def _pip_group_die(pips: np.ndarray, gray: np.ndarray, marks: tuple[np.ndarray, 
     spacing = math.sqrt(float((flat ** 2).sum(axis=1).mean())) / ref_rms / side
     if not 0.17 <= spacing <= 0.36:
         return None
+    # The pattern first: it needs no pixels, and the tests below only lower
+    # the confidence (each is 0-1), so a group whose pattern scores under the
+    # least a die needs is no die (a large group is tried in many parts).
+    conf = _pattern_fit(pts) if n >= 3 else 1.0
+    if conf < 0.3:
+        return None
     size = side * spacing / 0.27  # this face's side, px
     r = math.sqrt(float(areas.mean()) / math.pi)
     ring = _face_ring(gray, mid, 0.42 * size, [(x, y, 1.6 * r) for x, y in pts], squash)
@@ -412,7 +418,6 @@ def _pip_group_die(pips: np.ndarray, gray: np.ndarray, marks: tuple[np.ndarray, 
         return None
     stray, lo, med, hi = _plainness(ring, marks, pips)
     pip_level = float(np.median([gray[round(y), round(x)] for x, y in pts]))
-    conf = _pattern_fit(pts) if n >= 3 else 1.0
     conf *= max(0.0, 1.0 - max(0.0, stray - 0.02) * 20.0)
     conf *= min(1.0, max(0.0, (abs(med - pip_level) - 0.5 * (hi - lo)) / 30.0))
     conf *= _face_ends(gray, mid, size, med, squash)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import math
+import statistics
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -1206,9 +1207,11 @@ _ELLIPSE3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 def _slant(shape) -> float:
     """How square-on a pip of second moments ``shape`` (``xx, xy, yy``, see
     :func:`_blob_shape`) is seen, 0-1: its short axis over its long axis."""
-    xx, xy, yy = shape
-    lo, hi = np.linalg.eigvalsh(np.array([[xx, xy], [xy, yy]]))
-    return math.sqrt(max(float(lo), 0.0) / float(hi))
+    xx, xy, yy = (float(c) for c in shape)
+    # The eigenvalues of the symmetric 2×2 matrix [[xx, xy], [xy, yy]].
+    mean, half = (xx + yy) / 2, math.hypot((xx - yy) / 2, xy)
+    lo, hi = mean - half, mean + half
+    return math.sqrt(max(lo, 0.0) / hi)
 
 
 def _blob_shape(labels: np.ndarray, stat, i: int) -> np.ndarray:
@@ -1242,10 +1245,11 @@ def _top_face_pips(pips, deepest: tuple[float, tuple[int, int]]):
     peak, (px, py) = deepest
     top_side = max(2.0 * peak, 1.0)
     order = sorted(pips, key=lambda p: -p[2])
-    ref = float(np.median([p[2] for p in order[:3]]))
+    ref = statistics.median(p[2] for p in order[:3])
     # The top face's pips share one shape (round, or one ellipse when the face
     # is seen at an angle); a side face's pips are squashed another way.
-    shape = np.median(np.array([p[3] for p in order[: max(1, (len(order) + 1) // 2)]]), axis=0)
+    half = [p[3] for p in order[: max(1, (len(order) + 1) // 2)]]
+    shape = np.array([statistics.median(float(s[k]) for s in half) for k in range(3)])
     keep = []
     for p in pips:
         x, y, a = p[:3]
@@ -1481,16 +1485,15 @@ def _spread_fit(pips, center, side) -> float:
     about a third of a side from the face's centre (1: on the centre).
     """
     n = len(pips)
-    pts = np.array([[p[0], p[1]] for p in pips], np.float64)
     if n == 1:
-        off = np.linalg.norm(pts[0] - np.array(center)) / side
+        off = math.hypot(pips[0][0] - center[0], pips[0][1] - center[1]) / side
         return float(max(0.0, 1.0 - max(0.0, off - 0.12) * 4))
-    d = np.linalg.norm(pts - pts.mean(axis=0), axis=1) / side
+    mx, my = sum(p[0] for p in pips) / n, sum(p[1] for p in pips) / n
     expect = 0.35 if n in (2, 3, 4) else 0.33
-    outer = d[d > 0.1]
-    if outer.size == 0:
+    outer = [d for d in (math.hypot(p[0] - mx, p[1] - my) / side for p in pips) if d > 0.1]
+    if not outer:
         return 0.3
-    err = abs(float(np.median(outer)) - expect) / expect
+    err = abs(statistics.median(outer) - expect) / expect
     return float(max(0.2, 1.0 - max(0.0, err - 0.25) * 1.5))
 
 
@@ -1544,11 +1547,12 @@ def _pattern_fit(pts: np.ndarray) -> float:
     if q is None:
         return 0.0
     ref = _whitened_layout(n)  # A×n×2: every turn and mirror of the layout
-    d = np.linalg.norm(q[None, :, None, :] - ref[:, None, :, :], axis=3)  # A×pips×points
-    nearest = d.argmin(axis=2)
-    rms = np.sqrt((d.min(axis=2) ** 2).mean(axis=1))
+    diff = q[None, :, None, :] - ref[:, None, :, :]
+    d2 = (diff * diff).sum(axis=3)  # A×pips×points, squared distances
+    nearest = d2.argmin(axis=2)
+    rms = np.sqrt(d2.min(axis=2).mean(axis=1))
     # Each pip must have its own layout point: turns where two pips share one do not count.
-    own = np.array([len(set(row.tolist())) == n for row in nearest])
+    own = (np.diff(np.sort(nearest, axis=1), axis=1) != 0).all(axis=1)
     best = float(rms[own].min()) if own.any() else np.inf
     return float(max(0.0, 1.0 - max(0.0, best - 0.1) * 4.0))
 
@@ -1583,42 +1587,41 @@ def _layout_fit(uv: np.ndarray) -> float:
     of the side (real dice put the outer pips about a quarter side from the
     centre) and its centre on the face's centre.
     """
-    n = len(uv)
+    # Plain Python: at most six pips, where NumPy's per-call cost is most of the time.
+    pts = [(float(u), float(v)) for u, v in uv]
+    n = len(pts)
     if n == 1:
-        off = float(np.linalg.norm(uv[0]))
+        off = math.hypot(*pts[0])
         return float(max(0.0, 1.0 - max(0.0, off - 0.12) * 4))
-    if np.any(np.abs(uv) > 0.55):
+    if any(abs(c) > 0.55 for p in pts for c in p):
         return 0.0
     best = 0.0
-    outward = np.argsort(-np.linalg.norm(uv, axis=1))
+    outward = sorted(range(n), key=lambda i: -math.hypot(*pts[i]))
+    p = [pts[i] for i in outward]
+    pmx, pmy = sum(x for x, _ in p) / n, sum(y for _, y in p) / n
     for turn in (False, True):
-        ref = np.array(PIP_LAYOUT[n], np.float64)
-        if turn:
-            ref = np.column_stack([-ref[:, 1], ref[:, 0]])
+        ref = [(-y, x) if turn else (x, y) for x, y in PIP_LAYOUT[n]]
         # Match each pip, outermost first, to the nearest free layout point
         # (the layout points are far apart).
-        dist = np.linalg.norm(ref[None, :, :] * 0.27 - uv[:, None, :], axis=2)  # pips × points
-        dist = dist.tolist()
-        used, order = set(), []
-        for i in outward.tolist():
-            row = dist[i]
-            j = min((k for k in range(n) if k not in used), key=row.__getitem__)
-            used.add(j)
-            order.append(j)
-        p = uv[outward]
-        r = ref[order]
-        shift = p.mean(axis=0) - r.mean(axis=0)
-        pc = p - p.mean(axis=0)
-        rc = r - r.mean(axis=0)
-        denom = float((rc * rc).sum())
-        spacing = float((pc * rc).sum() / denom) if denom > 0 else 0.0
+        free = list(range(n))
+        r = []
+        for u, v in p:
+            j = min(free, key=lambda k: math.hypot(ref[k][0] * 0.27 - u, ref[k][1] * 0.27 - v))
+            free.remove(j)
+            r.append(ref[j])
+        rmx, rmy = sum(x for x, _ in r) / n, sum(y for _, y in r) / n
+        pc = [(x - pmx, y - pmy) for x, y in p]
+        rc = [(x - rmx, y - rmy) for x, y in r]
+        denom = sum(x * x + y * y for x, y in rc)
+        spacing = sum(a * c + b * d for (a, b), (c, d) in zip(pc, rc)) / denom if denom > 0 else 0.0
         if spacing <= 0:
             continue
-        resid = math.sqrt(float(((pc - spacing * rc) ** 2).sum()) / n) / spacing
+        resid = math.sqrt(sum((a - spacing * c) ** 2 + (b - spacing * d) ** 2
+                              for (a, b), (c, d) in zip(pc, rc)) / n) / spacing
         fit = max(0.0, 1.0 - max(0.0, resid - 0.12) * 3.0)
         if not 0.18 <= spacing <= 0.36:
             fit *= 0.4
-        fit *= max(0.0, 1.0 - max(0.0, float(np.linalg.norm(shift)) - 0.1) * 4.0)
+        fit *= max(0.0, 1.0 - max(0.0, math.hypot(pmx - rmx, pmy - rmy) - 0.1) * 4.0)
         best = max(best, fit)
     return float(best)
 
