@@ -1332,7 +1332,7 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
     layout = _layout_fit(_face_coords(cnt, rect, pips))
     # A two, three or four whose free layout places show no pip (see
     # :func:`_free_places_empty`) is no part of a three, five or six.
-    whole = 2 <= len(pips) <= 4 and layout < 1.0 and _free_places_empty(pips, pip_mask, side, ang)
+    whole = 2 <= len(pips) <= 4 and layout < 1.0 and _free_places_empty(pips, pip_mask, side, ang, rect)
     if len(pips) == 2 and whole:
         layout = max(layout, 0.9)  # a whole two, its outline aside
     if len(pips) >= 3:
@@ -1425,7 +1425,7 @@ def _pip_solidity_fit(pip, face: np.ndarray, pip_mask: np.ndarray) -> float:
     return min(1.0, max(0.0, (solidity - 0.8) / 0.1))
 
 
-def _free_places_empty(pips, pip_mask: np.ndarray, side: float, angle: float) -> bool:
+def _free_places_empty(pips, pip_mask: np.ndarray, side: float, angle: float, box=None) -> bool:
     """True when a two's, three's or four's pips have a whole face's pattern
     and the places they leave free hold no pip.
 
@@ -1440,6 +1440,14 @@ def _free_places_empty(pips, pip_mask: np.ndarray, side: float, angle: float) ->
     of each side and the centre free (a six, a five). A place holds a pip when over a third of a
     pip-sized disc there is of the pips' class: a missed pip (glare, merged
     with a shadow) shows up so.
+
+    ``box``: the face's outline box (``cv2.minAreaRect``, in ``pip_mask``'s
+    pixels), or None. With it, two pips may also be a three's middle and
+    one corner, its other corner missed (merged with the dark gap where two
+    dice touch: a three read as a two, surely, on a mock-camera frame):
+    the places one more pip spacing beyond each pip along their line must be
+    free too where they lie inside the box. A two's own pips lie at the
+    corners, so those places lie beyond its face.
     """
     pts = np.array([[p[0], p[1]] for p in pips], np.float64)
     r = max(1.5, 0.8 * math.sqrt(float(np.mean([p[2] for p in pips])) / math.pi))
@@ -1453,6 +1461,10 @@ def _free_places_empty(pips, pip_mask: np.ndarray, side: float, angle: float) ->
         free = [mid + (-far[1], far[0]), mid - (-far[1], far[0])]
         if len(pts) == 2:
             free.append(mid)  # a three's middle pip
+            if box is not None:
+                corners = cv2.boxPoints(box).reshape(-1, 1, 2)
+                free += [q for q in (mid + 3 * far, mid - 3 * far)
+                         if cv2.pointPolygonTest(corners, (float(q[0]), float(q[1])), False) >= 0]
     elif len(pts) == 4:
         quad = pts[np.argsort(np.arctan2(pts[:, 1] - mid[1], pts[:, 0] - mid[0]))]
         edges = [math.dist(quad[k], quad[(k + 1) % 4]) for k in range(4)]
