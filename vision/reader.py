@@ -80,6 +80,10 @@ BY_COLOUR = "by colour"
 #: A die's doubt: something of a die lies just above this face (seen at a
 #: slant, flatter than :data:`FRONT_SLANT`): it may be that die's front face.
 FRONT_FACE = "front face"
+#: A die's doubt: a lone pip found without its face's outline whose face
+#: does not lie whole round it (:mod:`vision.pipfirst`): it may be a corner
+#: pip of a two or three whose other pips are hidden.
+OFF_CENTRE = "off centre"
 
 
 class UnreadableImage(ValueError):
@@ -99,8 +103,9 @@ class Die:
     from straight above; under :data:`SIDE_SLANT`, it may be a side face).
     ``doubts``: why the classical passes kept it under the sure confidence,
     where the learned classifier cannot lift that doubt: :data:`BY_COLOUR`
-    (its pips differ from the face in colour only) or :data:`FRONT_FACE`
-    (something of a die lies just above it: it may be that die's front face).
+    (its pips differ from the face in colour only), :data:`FRONT_FACE`
+    (something of a die lies just above it: it may be that die's front face)
+    or :data:`OFF_CENTRE` (a lone pip off its face's middle).
     ``inner``: for a die read from its face's outline, the face's side from the
     widest circle inside that outline, pixels (at most ``size``; 0 where not
     measured). Where the outline takes in side faces (a close or oblique
