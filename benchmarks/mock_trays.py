@@ -13,7 +13,9 @@ from six dice apart (``find_tray`` and ``measure_dice``), then a throw of
 Prints the number of trays read, how many reads were exact, how many were
 sure, and how many sure reads were wrong (the issue's limit: 1 in 200), and
 lists each sure but wrong read with its seed and style, so it can be
-replayed. Trays whose dice do not fit the frame are skipped.
+replayed. Trays whose dice do not fit the frame are skipped; trays whose
+calibration fails (the set-up screen would ask the players to try again)
+are counted and listed.
 """
 
 import argparse
@@ -40,11 +42,12 @@ def tray(seed: int):
 
 
 def read_one(seed: int):
-    """``(seed, true values, values read, sure, style)``, or None when the dice do not fit."""
+    """``(seed, true values, values read, sure, style)``; ``(seed, "not calibrated")``
+    when calibration fails; None when the dice do not fit the frame."""
     import cv2
 
     from hardware.render import TrayScene
-    from vision.calibrate import find_tray, measure_dice
+    from vision.calibrate import CalibrationError, find_tray, measure_dice
     from vision.reader import read_throw
 
     cv2.setNumThreads(1)
@@ -55,7 +58,10 @@ def read_one(seed: int):
         frame = scene.frame(scene.place(values))
     except ValueError:  # the dice do not fit the frame
         return None
-    area = measure_dice(calib, find_tray(calib))
+    try:
+        area = measure_dice(calib, find_tray(calib))
+    except CalibrationError:  # the set-up screen would ask for another try
+        return seed, "not calibrated"
     read = read_throw(frame, area=area, expect=len(values))
     return seed, sorted(values), sorted(read.values), read.sure, style
 
@@ -69,12 +75,16 @@ def main() -> int:
     seeds = range(args.first_seed, args.first_seed + args.trays)
     with Pool(args.jobs) as pool:
         results = [r for r in pool.map(read_one, seeds, chunksize=4) if r is not None]
+    uncalibrated = [r[0] for r in results if len(r) == 2]
+    results = [r for r in results if len(r) > 2]
     exact = sum(truth == got for _, truth, got, _, _ in results)
     sure = sum(s for *_, s, _ in results)
     wrong = [r for r in results if r[3] and r[1] != r[2]]
     print(f"| mock trays (seeds {seeds.start}-{seeds.stop - 1}) | read | exact | sure | sure but wrong |")
     print("|---|---|---|---|---|")
     print(f"| calibrated, with the dice count | {len(results)} | {exact} | {sure} | {len(wrong)} |")
+    if uncalibrated:
+        print(f"not calibrated (calibration asked for another try): {len(uncalibrated)} trays, seeds {uncalibrated}")
     for seed, truth, got, _, style in wrong:
         print(f"sure but wrong: seed {seed}: {got} for {truth}; {style}")
     return 0
