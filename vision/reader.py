@@ -84,6 +84,12 @@ FRONT_FACE = "front face"
 #: does not lie whole round it (:mod:`vision.pipfirst`): it may be a corner
 #: pip of a two or three whose other pips are hidden.
 OFF_CENTRE = "off centre"
+#: A die's doubt: another reading of its place, of another value, saw a pip
+#: this one did not (see :func:`_doubt_rivals`): the classical passes
+#: disagree. A four split from two dice it touched read as a two at 0.5 (a
+#: rival three saw a third pip); the classifier, 0.996 sure of a two there,
+#: confirmed it, and the throw was sure and wrong (a mock tray).
+RIVAL_READ = "rival reading"
 
 
 class UnreadableImage(ValueError):
@@ -105,7 +111,8 @@ class Die:
     where the learned classifier cannot lift that doubt: :data:`BY_COLOUR`
     (its pips differ from the face in colour only), :data:`FRONT_FACE`
     (something of a die lies just above it: it may be that die's front face)
-    or :data:`OFF_CENTRE` (a lone pip off its face's middle).
+    :data:`OFF_CENTRE` (a lone pip off its face's middle) or
+    :data:`RIVAL_READ` (another reading of its place saw other pips).
     ``inner``: for a die read from its face's outline, the face's side from the
     widest circle inside that outline, pixels (at most ``size``; 0 where not
     measured). Where the outline takes in side faces (a close or oblique
@@ -679,7 +686,7 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
             if any(_same_place(d, b) for b in best):
                 continue
             best.append(d)
-        best = _doubt_rivals(best, pool)
+        best = _doubt_rivals(best, pool, config.sure_confidence)
         if edge and side and best and cv2.countNonZero(comp) > 3 * side * side and _cut_by_edge(comp, offset, (w, h)):
             # Something larger than a die and cut by the picture's edge (a
             # laptop, a box): a key with a symbol looks like a one. Only dice
@@ -806,7 +813,7 @@ def _read_candidates(cands, offset, side, config: ReaderConfig, long_side: int, 
     return per
 
 
-def _doubt_rivals(best: list[Die], pool: list[Die]) -> list[Die]:
+def _doubt_rivals(best: list[Die], pool: list[Die], sure: float = 0.8) -> list[Die]:
     """Lower the confidence of a die another reading of the same place disagrees with.
 
     Each threshold may see a face differently (pips merged into a dark side
@@ -815,6 +822,10 @@ def _doubt_rivals(best: list[Die], pool: list[Die]) -> list[Die]:
     chosen reading did not (not merely fewer of its pips), the die chosen is
     not certain: its confidence drops by half the rival's, so the read is not
     sure and the players are asked rather than a value guessed.
+
+    A die left under ``sure`` with any such rival (of any confidence in
+    ``pool``) has the doubt :data:`RIVAL_READ`: the learned classifier's
+    agreement does not make it sure.
     """
     out = []
     for b in best:
@@ -822,6 +833,8 @@ def _doubt_rivals(best: list[Die], pool: list[Die]) -> list[Die]:
                      and not _pips_within(d, b)), default=0.0)
         if rival >= 0.6:
             b = replace(b, confidence=round(b.confidence * (1 - 0.5 * rival), 3))
+        if rival > 0 and b.confidence < sure and RIVAL_READ not in b.doubts:
+            b = replace(b, doubts=b.doubts + (RIVAL_READ,))
         out.append(b)
     return out
 
