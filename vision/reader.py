@@ -110,7 +110,7 @@ class Die:
     ``doubts``: why the classical passes kept it under the sure confidence,
     where the learned classifier cannot lift that doubt: :data:`BY_COLOUR`
     (its pips differ from the face in colour only), :data:`FRONT_FACE`
-    (something of a die lies just above it: it may be that die's front face)
+    (something of a die lies just above it: it may be that die's front face),
     :data:`OFF_CENTRE` (a lone pip off its face's middle) or
     :data:`RIVAL_READ` (another reading of its place saw other pips).
     ``inner``: for a die read from its face's outline, the face's side from the
@@ -459,8 +459,11 @@ def _rejudge(image: np.ndarray, dice: list[Die], side: float, config: ReaderConf
     both readers, nor one within 0.6 side of the picture's edge, which may be
     part of a larger face cut by the edge (neither reader sees beyond it),
     nor a die with ``doubts`` the classifier cannot lift: pips told by colour
-    alone (by this reader's rule never sure, whoever agrees) or a possible
-    front face (the classifier sees pips, not which face is on top).
+    alone (by this reader's rule never sure, whoever agrees), a possible
+    front face (the classifier sees pips, not which face is on top), a lone
+    pip off its face's middle (a crop round a two's corner pip can look like
+    a one), or a rival reading of its place that saw other pips (the
+    classical passes disagree among themselves).
     The classifier alone never makes a die sure; it can only agree with the
     classical passes.
     Measured with models that never saw the photo (two-fold on
@@ -1368,7 +1371,8 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
         # leave free, two rows of a six), in an outline they fit only
         # loosely: read, never sure. Two rows of a six whose third row
         # merged with the face's edge where it touched another die read as
-        # a sure four at 0.81 (a mock tray); on the photos no read changed.
+        # a sure four at 0.81 (a mock tray); no photo's read changed its
+        # values or its sureness.
         conf = min(conf, 0.79)
     # A face seen at an angle has an outline that takes in its side faces, so
     # it is neither square nor solid and its pips spread less than its side
