@@ -385,7 +385,7 @@ def test_a_two_is_told_from_a_three_missing_a_corner():
     for x in (14, 146):
         cv2.circle(beyond, (x, x), 5, 255, -1)
     assert _free_places_empty(pips2, beyond, side=80, angle=0.0, box=((80.0, 80.0), (80.0, 80.0), 0.0))
-    assert not _free_places_empty(pips2, beyond, side=80, angle=0.0, box=((80.0, 80.0), (180.0, 180.0), 0.0))
+    assert not _free_places_empty(pips2, beyond, side=80, angle=0.0, box=((80.0, 80.0), (150.0, 150.0), 0.0))
 
 
 def test_something_die_sized_cut_by_the_picture_edge_is_not_unexplained():

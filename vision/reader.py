@@ -1476,8 +1476,8 @@ def _free_places_empty(pips, pip_mask: np.ndarray, side: float, angle: float, bo
     one corner, its other corner missed (merged with the dark gap where two
     dice touch: a three read as a two, surely, on a mock-camera frame):
     the places one more pip spacing beyond each pip along their line must be
-    free too where they lie well inside the box (shrunk to 0.8). A two's own
-    pips lie at the corners, so those places lie beyond its face.
+    free too where they lie inside the box. A two's own pips lie at the
+    corners, so those places lie beyond its face.
     """
     pts = np.array([[p[0], p[1]] for p in pips], np.float64)
     r = max(1.5, 0.8 * math.sqrt(float(np.mean([p[2] for p in pips])) / math.pi))
@@ -1492,13 +1492,7 @@ def _free_places_empty(pips, pip_mask: np.ndarray, side: float, angle: float, bo
         if len(pts) == 2:
             free.append(mid)  # a three's middle pip
             if box is not None:
-                # Only well inside the face (its box shrunk to 0.8 about its
-                # middle): a three's corner pips lie 0.27 side off the middle
-                # along each axis, and near the face's edge lie its shadow and
-                # its neighbour's (small dice with close pips have a two's
-                # places beyond its pips there).
-                (bx, by), (bw, bh), ba = box
-                corners = cv2.boxPoints(((bx, by), (0.8 * bw, 0.8 * bh), ba)).reshape(-1, 1, 2)
+                corners = cv2.boxPoints(box).reshape(-1, 1, 2)
                 free += [q for q in (mid + 3 * far, mid - 3 * far)
                          if cv2.pointPolygonTest(corners, (float(q[0]), float(q[1])), False) >= 0]
     elif len(pts) == 4:
