@@ -986,6 +986,13 @@ def _calibrated_mock_read(seed: int, style: RenderStyle, values: list[int]):
     # edge, and two rows read as a sure four.
     (673, RenderStyle(size=(1640, 1232), die_size=130, coloured=1, touching=0.6, tilt=0, noise=2, gradient=0.3,
                       specks=3), [2, 6, 4, 4, 6, 5]),
+    # Threes against other dice, a corner pip lost in the gap: read as twos
+    # when the places beyond a two's pips were looked at only well inside its
+    # box (shrunk to 0.8); the whole box keeps them unsure.
+    (23, RenderStyle(size=(1640, 1232), die_size=130, coloured=0, touching=0.3, tilt=0.6, noise=5, gradient=0,
+                     specks=3), [3, 3, 3, 4, 4, 3, 1, 5]),
+    (231, RenderStyle(size=(1640, 1232), die_size=130, coloured=0.3, touching=0.6, tilt=0.3, noise=5, gradient=0,
+                      specks=0), [3, 3, 3, 2, 6, 5]),
     # A four between two fives, split from them as a weak two (a rival
     # reading saw a third pip); the classifier confirmed the two.
     (1673, RenderStyle(size=(1640, 1232), die_size=110, coloured=0, touching=0.6, tilt=0.6, noise=8, gradient=0.3,
