@@ -816,7 +816,7 @@ def _read_candidates(cands, offset, side, config: ReaderConfig, long_side: int, 
     return per
 
 
-def _doubt_rivals(best: list[Die], pool: list[Die], sure: float = 0.8) -> list[Die]:
+def _doubt_rivals(best: list[Die], pool: list[Die], sure: float = ReaderConfig.sure_confidence) -> list[Die]:
     """Lower the confidence of a die another reading of the same place disagrees with.
 
     Each threshold may see a face differently (pips merged into a dark side
@@ -1284,6 +1284,11 @@ def _top_face_pips(pips, deepest: tuple[float, tuple[int, int]]):
     return keep
 
 
+#: A face read but never sure (its pips may be part of a larger face, or it
+#: may be a side face) scores at most this: just under
+#: ``ReaderConfig.sure_confidence``.
+_FACE_NOT_SURE = 0.79
+
 #: The widest circle inside a face's outline, over the outline box's side,
 #: for a face seen alone: 0.95 (median of the tray and table-phone dice read
 #: from their faces; 0.90-1.0).
@@ -1373,7 +1378,7 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
         # merged with the face's edge where it touched another die read as
         # a sure four at 0.81 (a mock tray); no photo's read changed its
         # values or its sureness.
-        conf = min(conf, 0.79)
+        conf = min(conf, _FACE_NOT_SURE)
     # A face seen at an angle has an outline that takes in its side faces, so
     # it is neither square nor solid and its pips spread less than its side
     # would have them; two or more pips in a whole face's pattern are evidence
@@ -1389,7 +1394,7 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
     if slant < SIDE_SLANT:
         # Pips squashed flatter than 2:3: a face seen at a steep slant, which
         # may be a die's side face, not its top. Read, never sure.
-        conf = min(conf, 0.79)
+        conf = min(conf, _FACE_NOT_SURE)
     ox, oy = offset
     box = cv2.boxPoints(rect)
     corners = tuple((float(x + ox), float(y + oy)) for x, y in box)
