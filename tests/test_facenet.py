@@ -364,3 +364,40 @@ def test_a_sure_die_the_classifier_all_but_rules_out_is_doubted_without_a_tray(m
     assert sorted(r.values) == [2, 4, 6]
     assert r.sure is not doubted
     assert any("doubted by the learned face classifier" in why for why in r.reasons) is doubted
+
+
+def _training_script():
+    """training/train_face_net.py as a module (it is a script, not a package; it needs no PyTorch to import)."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "training" / "train_face_net.py"
+    spec = importlib.util.spec_from_file_location("train_face_net", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_training_takes_the_readers_readings_on_no_die_for_no_die_crops(monkeypatch):
+    # The reader reads all three dice; told the scene holds only two of them, the training
+    # script takes the third reading for one the classical passes made on no die.
+    train = _training_script()
+    img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
+    dice = [(d.center[0], d.center[1], d.size, d.value) for d in truth]
+    rng = np.random.default_rng(0)
+    assert train.reader_mistakes(img, dice, rng) == []
+    cut = []
+
+    def recording_crops(image, centers, side):
+        cut.extend((x, y, side) for x, y in centers)
+        return face_crops(image, centers, side)
+
+    monkeypatch.setattr(train, "face_crops", recording_crops)
+    crops = train.reader_mistakes(img, dice[:2], rng, each=3)
+    assert len(crops) == 3 and all(c.shape == (facenet.INPUT, facenet.INPUT, 3) for c in crops)
+    # Each crop is cut round the die left out of the truth (jittered by at most 0.15 side),
+    # at about the side of the dice there.
+    gx, gy, side, _ = dice[2]
+    assert len(cut) == 3
+    for x, y, s in cut:
+        assert math.hypot(x - gx, y - gy) <= 0.15 * math.sqrt(2) * side + 2
+        assert 0.8 * side <= s <= 1.2 * side

@@ -124,6 +124,29 @@ def crops_of(img, dice, rng, *, pos_each, neg_each):
     return xs, ys
 
 
+def reader_mistakes(img, dice, rng, *, each=4):
+    """"No die" crops where the classical passes read a die and the scene has none.
+
+    The reader asks the network about every die its classical passes read weakly
+    (``vision.reader._rejudge``), and leaves out one the network is sure is no die. Random
+    and near-die crops seldom hit what those passes mistake for dice (a round hole in a tray,
+    a pip-like mark on a cable), so each such reading, farther than half a side from every
+    true die, gives ``each`` jittered crops. ``img``: ``H×W×3 uint8 BGR``; ``dice``: the true
+    ``(x, y, side, value)``, pixels."""
+    from vision.reader import read_throw
+    centers = np.array([(x, y) for x, y, _, _ in dice], float)
+    side = float(np.median([s for _, _, s, _ in dice]))
+    xs = []
+    for d in read_throw(img, learned=False).dice:
+        x, y = d.center
+        if np.min(np.hypot(centers[:, 0] - x, centers[:, 1] - y)) < 0.5 * side:
+            continue
+        for _ in range(each):
+            dx, dy = rng.uniform(-0.15, 0.15, 2) * side
+            xs.append(face_crops(img, [(x + dx, y + dy)], side * rng.uniform(0.85, 1.15))[0])
+    return xs
+
+
 def build(fold, mock, seed):
     """Crops and labels from every allowed source; also returns the scenes, for mining."""
     rng = np.random.default_rng(seed)
@@ -134,11 +157,13 @@ def build(fold, mock, seed):
                                             ("mock", mock_scenes(mock, seed), 2, 2)):
         for img, dice in found:
             a, b = crops_of(img, dice, rng, pos_each=pos_each, neg_each=neg_each)
-            xs += a
-            ys += b
+            wrong = reader_mistakes(img, dice, rng)
+            xs += a + wrong
+            ys += b + [0] * len(wrong)
+            counts[kind + " reader mistakes"] += len(wrong) // 4
             counts[kind] += len(dice)
             scenes.append((img, dice))
-    print("dice per source:", dict(counts), "crops:", len(xs), flush=True)
+    print("dice per source (and readings on no die):", dict(counts), "crops:", len(xs), flush=True)
     return np.stack(xs).astype(np.float32), np.array(ys, np.int64), scenes
 
 
