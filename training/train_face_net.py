@@ -124,7 +124,20 @@ def crops_of(img, dice, rng, *, pos_each, neg_each):
     return xs, ys
 
 
-def reader_mistakes(img, dice, rng, *, each=4):
+#: Jittered "no die" crops taken round each place a network or the classical passes took for a die wrongly.
+WRONG_EACH = 4
+
+
+def _jittered(img, x, y, side, rng, each):
+    """``each`` crops round ``(x, y)`` px, moved by up to 0.15 ``side`` and scaled by 0.85-1.15."""
+    out = []
+    for _ in range(each):
+        dx, dy = rng.uniform(-0.15, 0.15, 2) * side
+        out.append(face_crops(img, [(x + dx, y + dy)], side * rng.uniform(0.85, 1.15))[0])
+    return out
+
+
+def reader_mistakes(img, dice, rng, *, each=WRONG_EACH):
     """"No die" crops where the classical passes read a die and the scene has none.
 
     The reader asks the network about every die its classical passes read weakly
@@ -141,9 +154,7 @@ def reader_mistakes(img, dice, rng, *, each=4):
         x, y = d.center
         if np.min(np.hypot(centers[:, 0] - x, centers[:, 1] - y)) < 0.5 * side:
             continue
-        for _ in range(each):
-            dx, dy = rng.uniform(-0.15, 0.15, 2) * side
-            xs.append(face_crops(img, [(x + dx, y + dy)], side * rng.uniform(0.85, 1.15))[0])
+        xs += _jittered(img, x, y, side, rng, each)
     return xs
 
 
@@ -160,14 +171,14 @@ def build(fold, mock, seed):
             wrong = reader_mistakes(img, dice, rng)
             xs += a + wrong
             ys += b + [0] * len(wrong)
-            counts[kind + " reader mistakes"] += len(wrong) // 4
+            counts[kind + " reader mistakes"] += len(wrong) // WRONG_EACH
             counts[kind] += len(dice)
             scenes.append((img, dice))
     print("dice per source (and readings on no die):", dict(counts), "crops:", len(xs), flush=True)
     return np.stack(xs).astype(np.float32), np.array(ys, np.int64), scenes
 
 
-def mine(weights, scenes, rng, *, each=4):
+def mine(weights, scenes, rng, *, each=WRONG_EACH):
     """Hard negatives: the places a trained network takes for dice where the scene has none.
 
     Each scene is searched with :func:`vision.facenet.find_dice`, as the reader searches; every die
@@ -182,9 +193,7 @@ def mine(weights, scenes, rng, *, each=4):
         for x, y, _, _ in find_dice(img, side, net=net):
             if np.min(np.hypot(centers[:, 0] - x, centers[:, 1] - y)) < 0.5 * side:
                 continue
-            for _ in range(each):
-                dx, dy = rng.uniform(-0.15, 0.15, 2) * side
-                xs.append(face_crops(img, [(x + dx, y + dy)], side * rng.uniform(0.85, 1.15))[0])
+            xs += _jittered(img, x, y, side, rng, each)
     return xs
 
 
