@@ -1048,3 +1048,26 @@ def test_a_lone_pip_off_its_face_middle_is_a_doubtful_one():
     assert one.value == 1 and one.confidence >= 0.9 and one.doubts == ()
     corner = lone((116, 116))  # the pip 0.27 side off the middle along both axes
     assert corner.value == 1 and corner.confidence <= _PIP_FIRST_ONE_MOST and corner.doubts == (OFF_CENTRE,)
+
+
+def _three_pips(radius, *, size=(480, 640), light=200, dark=40):
+    """A light ``H×W`` grey picture with a three's pips of ``radius`` px (drawn 8× larger, then
+    shrunk, so their edges are soft as in a photo), 8 px apart along a diagonal."""
+    h, w = size
+    big = np.full((h * 8, w * 8), light, np.uint8)
+    for x, y in ((300, 200), (308, 208), (316, 216)):
+        cv2.circle(big, (x * 8, y * 8), int(radius * 8), dark, -1)
+    return cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA)
+
+
+def test_the_die_size_guessed_from_pips_alone_takes_in_the_pips_of_small_dice():
+    from vision.pipfirst import _PIP_SHARE, _pip_side
+    # A die 24 px wide in a 640 px picture (a many-colours photo's small dice) has pips
+    # about 4.4 px across. Before session 13 spots under 5 px were not looked at, and
+    # the guess was None.
+    side = _pip_side(_three_pips(2.2), 640)
+    assert side is not None
+    assert 0.8 <= side / (2 * 2.2 / _PIP_SHARE) <= 1.25
+    # Larger pips give a larger guess; a blank picture gives none.
+    assert _pip_side(_three_pips(4.0), 640) > 1.5 * side
+    assert _pip_side(np.full((480, 640), 200, np.uint8), 640) is None

@@ -60,6 +60,14 @@ _BLOCKING = 0.8
 #: the development photos (wooden, cream and plastic dice): 0.15-0.22.
 _PIP_SHARE = 0.18
 
+#: The smallest die, as a share of the picture's long side, whose pips
+#: :func:`_pip_side` looks for: 3%, a die 20 px wide in a 640 px picture (the
+#: smallest dice of the many-colours photos). Its pips are 0.18 of that, about
+#: 3.5 px across. Until session 13 the least spot was 0.8% of the long side
+#: wide, which left out the pips of dice under 4.4%: a cream die 29 px wide on a
+#: white tray (pips of 19-21 px²) was not found, and no photo read worse with 3%.
+_SMALLEST_DIE = 0.03
+
 #: A lone pip's plain disc (0.42 side round it) lies on its face when at
 #: most this share of it differs from the face's median lightness by over
 #: :data:`_OFF_FACE_LEVEL`. Measured on the photos, the pip-first ones read at
@@ -93,11 +101,13 @@ def pip_scale(gray: np.ndarray, dice: list[Die], long_side: int) -> float | None
 def _pip_side(gray: np.ndarray, long_side: int) -> float | None:
     """The die side, px, the round dark spots of ``gray`` (``H×W uint8``)
     suggest: their median diameter over :data:`_PIP_SHARE`; None with fewer
-    than two (a two's pips are enough). Spots are looked for between 0.8%
-    and 6% of ``long_side`` wide.
+    than two (a two's pips are enough). Spots are looked for from the pips
+    of a die :data:`_SMALLEST_DIE` of ``long_side`` wide (0.54% of it) up to
+    6% of it.
     """
     resp = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, _rect(0.05 * long_side))
-    radii = [math.sqrt(spot[2] / math.pi) for spot in _round_spots(resp, (0.004 * long_side) ** 2 * math.pi,
+    least = _PIP_SHARE * _SMALLEST_DIE * long_side / 2.0  # the least pip radius, px
+    radii = [math.sqrt(spot[2] / math.pi) for spot in _round_spots(resp, least ** 2 * math.pi,
                                                                 (0.03 * long_side) ** 2 * math.pi, 0.6)]
     if len(radii) < 2:
         return None
