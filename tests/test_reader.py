@@ -1052,7 +1052,7 @@ def test_a_lone_pip_off_its_face_middle_is_a_doubtful_one():
 
 def _three_pips(radius, *, size=(480, 640), light=200, dark=40):
     """A light ``H×W`` grey picture with a three's pips of ``radius`` px (drawn 8× larger, then
-    shrunk, so their edges are soft as in a photo), 8 px apart along a diagonal."""
+    shrunk, so their edges are soft as in a photo), on a diagonal, 8 px apart across and down."""
     h, w = size
     big = np.full((h * 8, w * 8), light, np.uint8)
     for x, y in ((300, 200), (308, 208), (316, 216)):

@@ -128,12 +128,19 @@ def crops_of(img, dice, rng, *, pos_each, neg_each):
 WRONG_EACH = 4
 
 
-def _jittered(img, x, y, side, rng, each):
-    """``each`` crops round ``(x, y)`` px, moved by up to 0.15 ``side`` and scaled by 0.85-1.15."""
+def _crops_off_the_dice(img, dice, places, rng, each):
+    """"No die" crops round each of ``places`` (``(x, y)`` px taken for dice) that lies farther than half
+    a side from every true die of ``dice`` (``(x, y, side, value)``): ``each`` crops, moved by up to
+    0.15 side and scaled by 0.85-1.15 (the side is the true dice's median)."""
+    centers = np.array([(x, y) for x, y, _, _ in dice], float)
+    side = float(np.median([s for _, _, s, _ in dice]))
     out = []
-    for _ in range(each):
-        dx, dy = rng.uniform(-0.15, 0.15, 2) * side
-        out.append(face_crops(img, [(x + dx, y + dy)], side * rng.uniform(0.85, 1.15))[0])
+    for x, y in places:
+        if np.min(np.hypot(centers[:, 0] - x, centers[:, 1] - y)) < 0.5 * side:
+            continue
+        for _ in range(each):
+            dx, dy = rng.uniform(-0.15, 0.15, 2) * side
+            out.append(face_crops(img, [(x + dx, y + dy)], side * rng.uniform(0.85, 1.15))[0])
     return out
 
 
@@ -147,15 +154,7 @@ def reader_mistakes(img, dice, rng, *, each=WRONG_EACH):
     true die, gives ``each`` jittered crops. ``img``: ``H×W×3 uint8 BGR``; ``dice``: the true
     ``(x, y, side, value)``, pixels."""
     from vision.reader import read_throw
-    centers = np.array([(x, y) for x, y, _, _ in dice], float)
-    side = float(np.median([s for _, _, s, _ in dice]))
-    xs = []
-    for d in read_throw(img, learned=False).dice:
-        x, y = d.center
-        if np.min(np.hypot(centers[:, 0] - x, centers[:, 1] - y)) < 0.5 * side:
-            continue
-        xs += _jittered(img, x, y, side, rng, each)
-    return xs
+    return _crops_off_the_dice(img, dice, [d.center for d in read_throw(img, learned=False).dice], rng, each)
 
 
 def build(fold, mock, seed):
@@ -189,11 +188,7 @@ def mine(weights, scenes, rng, *, each=WRONG_EACH):
     xs = []
     for img, dice in scenes:
         side = float(np.median([s for _, _, s, _ in dice]))
-        centers = np.array([(x, y) for x, y, _, _ in dice], float)
-        for x, y, _, _ in find_dice(img, side, net=net):
-            if np.min(np.hypot(centers[:, 0] - x, centers[:, 1] - y)) < 0.5 * side:
-                continue
-            xs += _jittered(img, x, y, side, rng, each)
+        xs += _crops_off_the_dice(img, dice, [(x, y) for x, y, _, _ in find_dice(img, side, net=net)], rng, each)
     return xs
 
 
