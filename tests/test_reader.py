@@ -196,6 +196,64 @@ def test_a_weak_die_with_a_rival_reading_is_not_confirmed_by_the_classifier(monk
     assert _rejudge(image, [two], 60.0, ReaderConfig(), 0, 0)[0][0].confidence == 0.8
 
 
+def _net_by_size(by_side):
+    """A stand-in for the learned classifier whose probabilities (7 numbers:
+    no die, then 1-6) depend only on the side it looks at: ``by_side`` maps a
+    side (px) to them."""
+
+    class BySize:
+        def classify(self, image, centers, side, turns=False):
+            return np.array([by_side[round(side)] for _ in centers], np.float64)
+
+    return BySize
+
+
+def _sure_of(value, share):
+    p = np.full(7, 0.999 * (1 - share) / 5)
+    p[0], p[value] = 0.001, 0.999 * share
+    return p
+
+
+@pytest.mark.parametrize("size, confirmed", [(66, True), (90, False)])
+def test_a_weak_die_is_confirmed_by_the_classifiers_look_at_its_own_size(monkeypatch, size, confirmed):
+    """A weak two 66 px wide among dice of median side 60 px: the classifier
+    is 0.92 sure of a two at 60 px (under CONFIRM_SURE) and 0.99 at 66 px,
+    the die's own size, which confirms it. A die read 90 px wide (1.5 times
+    the median, outside CONFIRM_OWN_SIZE: its outline took in more than its
+    face) is looked at the median size only, and stays weak."""
+    from vision import facenet
+    from vision.reader import CONFIRM_OWN_SIZE, CONFIRM_SURE, ReaderConfig, _rejudge
+
+    assert CONFIRM_OWN_SIZE[0] * 60 <= 66 <= CONFIRM_OWN_SIZE[1] * 60 < 90
+    assert 0.92 < CONFIRM_SURE <= 0.99
+    r = size / 2
+    corners = ((100 - r, 100 - r), (100 + r, 100 - r), (100 + r, 100 + r), (100 - r, 100 + r))
+    two = Die(2, (100, 100), size, corners, 0.5, ((85, 85), (115, 115)))
+    monkeypatch.setattr(facenet, "_default_net", _net_by_size({60: _sure_of(2, 0.92), size: _sure_of(2, 0.99)}))
+    image = np.full((200, 200, 3), 200, np.uint8)
+    (got,), changed, gone = _rejudge(image, [two], 60.0, ReaderConfig(), 0, 0)
+    assert (got.value, changed, gone) == (2, 0, 0)
+    assert got.confidence == (ReaderConfig().sure_confidence if confirmed else 0.5)
+
+
+def test_the_classifiers_look_at_the_median_size_overrules_a_weak_die(monkeypatch):
+    """The classifier's value for a weak die comes from its look at the dice's
+    median size (a die it overrules has an outline in doubt too): 0.95 sure
+    of a three at 60 px, it reads the weak two (66 px) as a three, though at
+    66 px it would agree with the two."""
+    from vision import facenet
+    from vision.reader import LEARNED_MOST, ReaderConfig, _rejudge
+
+    corners = ((67, 67), (133, 67), (133, 133), (67, 133))
+    two = Die(2, (100, 100), 66, corners, 0.7, ((85, 85), (115, 115)))
+    by_side = {60: _sure_of(3, 0.95), 66: _sure_of(2, 0.99)}
+    image = np.full((200, 200, 3), 200, np.uint8)
+    monkeypatch.setattr(facenet, "_default_net", _net_by_size(by_side))
+    (got,), changed, _ = _rejudge(image, [two], 60.0, ReaderConfig(), 0, 0)
+    assert (got.value, changed, got.pips) == (3, 1, ())
+    assert got.confidence <= LEARNED_MOST
+
+
 def test_the_same_picture_always_reads_the_same():
     from vision.reader import read_throw
 
