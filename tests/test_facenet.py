@@ -334,6 +334,48 @@ def test_a_read_short_of_the_dice_thrown_looks_for_larger_dice_too(monkeypatch, 
     assert not r.sure
 
 
+@pytest.mark.parametrize("unread, die_size, one, searched", [(1, None, False, [1.0, 1.3, 1.7]),
+                                                              (1, None, True, [1.0, 1.3, 1.7]),
+                                                              (0, None, False, []),
+                                                              (1, "calibrated", False, [1.0])])
+def test_with_no_count_something_unread_is_looked_for_at_larger_sizes_too(monkeypatch, unread, die_size, one,
+                                                                           searched):
+    """A mixed set read with no count known: the classical passes leave a die
+    1.3 times the size of those read as something die-sized unread. The
+    classifier looks at the dice's size and at 1.3 and 1.7 times it
+    (LEARNED_LARGER), and the die it finds is added (the read is not sure);
+    not a one, which at a size no die was read at may be a key's symbol.
+    Where nothing was left unread it does not look; after a calibration (the
+    die size known, one set of dice) it looks at that size only."""
+    from vision import reader
+
+    img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
+    real = reader._read_work
+
+    def miss_first(*a, **k):
+        dice, _, foreign, side, lab = real(*a, **k)
+        return dice[1:], unread, foreign, side, lab
+
+    sides = []
+
+    def finds(image, side, *, taken=(), **k):
+        sides.append(side)
+        missed = max(truth, key=lambda d: min(math.dist(d.center, t) for t in taken))
+        return [(*missed.center, 1 if one else missed.value, 0.99)] if abs(side / sides[0] - 1.3) < 0.01 else []
+
+    monkeypatch.setattr(reader, "_read_work", miss_first)
+    monkeypatch.setattr(facenet, "find_dice", finds)
+    r = read_throw(img, die_size=truth[0].size if die_size else None)
+    assert [s / sides[0] for s in sides] == pytest.approx(searched)
+    if 1.3 in searched and not one:
+        assert sorted(r.values) == [2, 4, 6]
+        assert any("found only by the learned face classifier" in why for why in r.reasons)
+    else:
+        assert len(r.values) == 2 and set(r.values) < {2, 4, 6}
+    # Nothing told the reader a die was missed where nothing was left unread.
+    assert r.sure is (not unread)
+
+
 @pytest.mark.parametrize("own, in_a_tray, doubted", [(0.05, False, True), (0.2, False, False), (0.05, True, False)])
 def test_a_sure_die_the_classifier_all_but_rules_out_is_doubted_without_a_tray(monkeypatch, own, in_a_tray, doubted):
     """Without a tray's area (any camera, any dice), a die read surely whose
