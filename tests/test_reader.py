@@ -649,6 +649,32 @@ def test_keys_of_a_laptop_at_the_picture_edge_are_not_ones():
     assert not read_throw(img, expect=2).sure
 
 
+@pytest.mark.parametrize("radius, sure", [(25, False), (8, True)])
+def test_with_no_die_size_measured_something_die_sized_unread_still_makes_the_read_unsure(
+        monkeypatch, radius, sure):
+    """One die read, and no square face to measure the dice by (a camera at a
+    slant sees side faces round every top face; here `_die_side` finds
+    none): a light disc about a die's size beside it could be a die half
+    seen, and the read is not sure. The size of the die read judges what is
+    die-sized, so a small round speck leaves the read sure."""
+    from vision import reader
+
+    rng = np.random.default_rng(1)
+    img = np.empty((480, 640, 3), np.float32)
+    img[:] = (110, 140, 170)
+    img += rng.normal(0, 3, (480, 640, 1))
+    cv2.rectangle(img, (150, 200), (194, 244), (235, 240, 242), -1)
+    for u in (-1, 0, 1):
+        cv2.circle(img, (172 + u * 12, 222 + u * 12), 4, (30, 30, 30), -1, cv2.LINE_AA)
+    cv2.circle(img, (372, 282), radius, (235, 240, 242), -1)
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    monkeypatch.setattr(reader, "_die_side", lambda masks: None)
+    read = read_throw(img, learned=False)
+    assert read.values == (3,)
+    assert read.sure is sure
+    assert ("something die-sized could not be read" in read.reasons) is not sure
+
+
 def test_a_face_from_its_pips_is_told_from_its_side_face_and_specks():
     """Pips first, at an angle: a two whose side face shows three squashed
     pips just below it is a two; a six with a dark speck beside it is a six,

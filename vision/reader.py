@@ -769,9 +769,15 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
 
     def leftovers(dice):
         unexplained, foreign = doubted, huge
-        if side:
+        # Where no die size was measured (one die read, or none surely),
+        # what is die-sized is judged by the dice read: each by the circle
+        # inside its face where its box took in side faces (a camera at a
+        # slant). Else a second die, half hidden beside the one read, went
+        # unseen and the read was sure (a webcam photo).
+        at = side or _read_size(dice)
+        if at:
             for offset, _, comp, _, _ in blobs:
-                die_like, large = _leftover(comp, offset, dice, side, (w, h) if edge else None, gray=gray)
+                die_like, large = _leftover(comp, offset, dice, at, (w, h) if edge else None, gray=gray)
                 unexplained += die_like
                 foreign += large
         return unexplained, foreign
@@ -787,6 +793,15 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
         dice = by_pips(dice)
         unexplained, foreign = leftovers(dice)
     return dice, unexplained, foreign, side, lab
+
+
+def _read_size(dice) -> float | None:
+    """The median side, pixels, of the dice read with confidence 0.5 or
+    more, each the smaller of its box's side and its inscribed size
+    (``Die.inner``: the box of a face seen at a slant takes in its side
+    faces); None when none is."""
+    sizes = [min(d.size, d.inner or d.size) for d in dice if d.confidence >= 0.5]
+    return float(np.median(sizes)) if sizes else None
 
 
 def _read_die_side(dice) -> float | None:
