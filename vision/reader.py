@@ -529,9 +529,10 @@ def _rejudge(image: np.ndarray, dice: list[Die], side: float, config: ReaderConf
             changed += 1
         elif (value == d.value and d.slant >= SIDE_SLANT and not d.doubts
               and _clear_of_edge(d.center[0] - ox, d.center[1] - oy, d.size, w, h)):
+            own = p
             if CONFIRM_OWN_SIZE[0] * side <= d.size <= CONFIRM_OWN_SIZE[1] * side:
-                p = net.classify(image, [(d.center[0] - ox, d.center[1] - oy)], d.size, turns=True)[0]
-            agree = min(1.0 - float(p[0]), float(p[d.value] / p[1:].sum()))
+                own = net.classify(image, [(d.center[0] - ox, d.center[1] - oy)], d.size, turns=True)[0]
+            agree = min(1.0 - float(own[0]), float(own[d.value] / own[1:].sum()))
             if agree >= (CONFIRM_SURE if d.slant >= FRONT_SLANT else CONFIRM_SLANTED):
                 out[i] = replace(d, confidence=max(d.confidence, config.sure_confidence))
     return [d for i, d in enumerate(out) if i not in gone], changed, len(gone)
@@ -772,8 +773,9 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
         # Where no die size was measured (one die read, or none surely),
         # what is die-sized is judged by the dice read: each by the circle
         # inside its face where its box took in side faces (a camera at a
-        # slant). Else a second die, half hidden beside the one read, went
-        # unseen and the read was sure (a webcam photo).
+        # slant). Else nothing was judged, and a second die whose outline
+        # ran into its side faces went unread while the read was sure (a
+        # webcam photo).
         at = side or _read_size(dice)
         if at:
             for offset, _, comp, _, _ in blobs:
