@@ -209,6 +209,8 @@ def _net_by_size(by_side):
 
 
 def _sure_of(value, share):
+    """Classifier probabilities (no die, then 1-6): a die 0.999 sure, and
+    ``value`` ``share`` of it, the other values alike."""
     p = np.full(7, 0.999 * (1 - share) / 5)
     p[0], p[value] = 0.001, 0.999 * share
     return p
@@ -622,24 +624,32 @@ def test_a_lone_pip_must_be_convex():
     assert _pip_solidity_fit(pip, face, letter) == 0.0
 
 
+def _a_three_on_a_desk() -> np.ndarray:
+    """A 480×640 desk (BGR, float32, a little noise) with a white die 44 px
+    wide showing three black pips, its centre at (172, 222): things are drawn
+    on it, then it is clipped to uint8."""
+    rng = np.random.default_rng(1)
+    img = np.empty((480, 640, 3), np.float32)
+    img[:] = (110, 140, 170)
+    img += rng.normal(0, 3, (480, 640, 1))
+    cv2.rectangle(img, (150, 200), (194, 244), (235, 240, 242), -1)
+    for u in (-1, 0, 1):
+        cv2.circle(img, (172 + u * 12, 222 + u * 12), 4, (30, 30, 30), -1, cv2.LINE_AA)
+    return img
+
+
 def test_keys_of_a_laptop_at_the_picture_edge_are_not_ones():
     """A laptop cut by the picture's edge, its dark keys each with a light
     round symbol (key-sized, like a one): they are not read as dice, and the
     read is not sure (something there could not be told from a die) unless
     the number of dice due is known. A die beside it is read."""
-    rng = np.random.default_rng(1)
-    img = np.empty((480, 640, 3), np.float32)
-    img[:] = (110, 140, 170)
-    img += rng.normal(0, 3, (480, 640, 1))
+    img = _a_three_on_a_desk()
     cv2.rectangle(img, (520, -5), (660, 250), (150, 150, 152), -1)
     for row in range(4):
         for col in range(2):
             x, y = 540 + col * 52, 20 + row * 52
             cv2.rectangle(img, (x, y), (x + 44, y + 44), (35, 35, 38), -1)
             cv2.circle(img, (x + 30, y + 22), 5, (200, 200, 200), -1, cv2.LINE_AA)
-    cv2.rectangle(img, (150, 200), (194, 244), (235, 240, 242), -1)
-    for u in (-1, 0, 1):
-        cv2.circle(img, (172 + u * 12, 222 + u * 12), 4, (30, 30, 30), -1, cv2.LINE_AA)
     img = np.clip(img, 0, 255).astype(np.uint8)
     read = read_throw(img)
     assert read.values == (3,)
@@ -659,13 +669,7 @@ def test_with_no_die_size_measured_something_die_sized_unread_still_makes_the_re
     die-sized, so a small round speck leaves the read sure."""
     from vision import reader
 
-    rng = np.random.default_rng(1)
-    img = np.empty((480, 640, 3), np.float32)
-    img[:] = (110, 140, 170)
-    img += rng.normal(0, 3, (480, 640, 1))
-    cv2.rectangle(img, (150, 200), (194, 244), (235, 240, 242), -1)
-    for u in (-1, 0, 1):
-        cv2.circle(img, (172 + u * 12, 222 + u * 12), 4, (30, 30, 30), -1, cv2.LINE_AA)
+    img = _a_three_on_a_desk()
     cv2.circle(img, (372, 282), radius, (235, 240, 242), -1)
     img = np.clip(img, 0, 255).astype(np.uint8)
     monkeypatch.setattr(reader, "_die_side", lambda masks: None)
