@@ -349,14 +349,14 @@ def read_throw(
             # calibration to fix the dice's size, something die-sized still
             # unread: dice larger than those read (a mixed set) are looked
             # for too.
-            if expect is not None and len(out) + len(extra) < expect:
-                extra += _learned_dice(image, out + extra, learned_side * larger, poly, ox, oy)
-            elif expect is None and unexplained and not die_size:
-                # No count to check it against: a one (a round spot in a
-                # square: a key's symbol, a button) at a size no die was read
-                # at is not taken.
-                extra += [d for d in _learned_dice(image, out + extra, learned_side * larger, poly, ox, oy)
-                          if d.value >= 2]
+            short = expect is not None and len(out) + len(extra) < expect
+            unread = expect is None and unexplained and not die_size
+            if short or unread:
+                found = _learned_dice(image, out + extra, learned_side * larger, poly, ox, oy)
+                # With no count to check it against, a one (a round spot in
+                # a square: a key's symbol, a button) at a size no die was
+                # read at is not taken.
+                extra += found if short else [d for d in found if d.value >= 2]
         if extra:
             out += extra
             reasons.append(f"{len(extra)} of the dice were found only by the learned face classifier")
