@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from vision.reader import (_TOP_PIP_LEAST, FRONT_FACE, FRONT_SLANT, OFF_CENTRE, PIP_LAYOUT, SIDE_SLANT, Die,
-                           _blob_shape, _clear_of_edge, _free_places_empty, _otsu, _pattern_fit, _slant)
+                           _blob_shape, _clear_of_edge, _free_places_empty, _otsu, _pattern_fit, _read_size, _slant)
 
 __all__ = ["add_pip_dice", "pip_dice", "pip_scale"]
 
@@ -88,8 +88,7 @@ def pip_scale(gray: np.ndarray, dice: list[Die], long_side: int) -> float | None
     size the pips in the picture suggest (:func:`_pip_side`) when it is
     within a factor 1.5 of that (or nothing was read). None when neither
     says anything."""
-    sizes = [d.size for d in dice if d.confidence >= 0.5]
-    read = float(np.median(sizes)) if sizes else None
+    read = _read_size(dice, inner=False)
     if sum(d.confidence >= 0.8 for d in dice) >= 2:
         return read
     from_pips = _pip_side(gray, long_side)

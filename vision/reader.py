@@ -300,8 +300,7 @@ def read_throw(
     edge = poly is None
     dice, unexplained, foreign, side, lab = _read_work(work, config, die_size * scale if die_size else None, edge,
                                                        calibrated=bool(die_size), expect=expect)
-    found = [d.size for d in dice if d.confidence >= 0.5]
-    small = float(np.median(found)) if found else None
+    small = _read_size(dice, inner=False)
     if not die_size and small and small < 0.7 * config.work_die and scale >= 0.999:
         # Small dice (a wide view): their pips are a few pixels, so read again
         # with the image enlarged to the working die size of the dice found.
@@ -797,12 +796,13 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
     return dice, unexplained, foreign, side, lab
 
 
-def _read_size(dice) -> float | None:
+def _read_size(dice, *, inner: bool = True) -> float | None:
     """The median side, pixels, of the dice read with confidence 0.5 or
-    more, each the smaller of its box's side and its inscribed size
-    (``Die.inner``: the box of a face seen at a slant takes in its side
-    faces); None when none is."""
-    sizes = [min(d.size, d.inner or d.size) for d in dice if d.confidence >= 0.5]
+    more; with ``inner``, each the smaller of its box's side and its
+    inscribed size (``Die.inner``: the box of a face seen at a slant takes
+    in its side faces), else its box's side (``Die.size``). None when no
+    die is read that surely."""
+    sizes = [min(d.size, d.inner or d.size) if inner else d.size for d in dice if d.confidence >= 0.5]
     return float(np.median(sizes)) if sizes else None
 
 
