@@ -25,7 +25,8 @@ import numpy as np
 
 from vision.reader import PIP_LAYOUT  # the one standard layout, shared with the reader
 
-__all__ = ["RenderedDie", "RenderStyle", "render_throw", "render_empty", "PIP_LAYOUT", "TrayScene", "PlacedDie"]
+__all__ = ["RenderedDie", "RenderStyle", "render_throw", "render_empty", "PIP_LAYOUT", "TrayScene", "PlacedDie",
+           "MIXED_SET"]
 
 # (body BGR, pip BGR) pairs: white dice with black pips, coloured dice with light pips.
 _WHITE = ((232, 238, 240), (25, 25, 25))
@@ -36,6 +37,24 @@ _COLOURED = [
     ((30, 30, 30), (240, 240, 240)),  # black
     ((40, 200, 230), (30, 30, 30)),  # yellow, dark pips
 ]
+
+#: A palette for :attr:`RenderStyle.palette`: the kinds of dice in a mixed set (the many-colours
+#: photos): dark, bright and marbled bodies with red, white, yellow or black pips. Red pips on a dark
+#: body hardly differ from it in grey; only colour tells them apart.
+MIXED_SET = (
+    ((60, 60, 62), (50, 45, 205)),  # dark grey, red pips
+    ((28, 28, 30), (50, 45, 205)),  # black, red pips
+    ((120, 70, 25), (50, 45, 205)),  # blue, red pips
+    ((45, 35, 60), (50, 45, 205)),  # dark brown, red pips
+    ((110, 40, 75), (240, 240, 240)),  # purple, white pips
+    ((40, 40, 200), (240, 240, 240)),  # red, white pips
+    ((35, 30, 150), (235, 235, 235)),  # dark red, white pips
+    ((60, 120, 30), (60, 215, 240)),  # green, yellow pips
+    ((40, 120, 170), (25, 25, 25)),  # amber, black pips
+    ((28, 28, 30), (240, 240, 240)),  # black, white pips
+    ((150, 95, 40), (240, 240, 240)),  # blue, white pips
+    ((232, 238, 240), (25, 25, 25)),  # white, black pips
+)
 
 
 @dataclass(frozen=True)
@@ -56,7 +75,10 @@ class RenderStyle:
     ``touching``: share of dice placed against another die 0-1.
     ``tilt``: perspective strength 0-1. ``noise``: sensor noise sigma (grey levels).
     ``gradient``: lighting fall-off across the frame 0-1. ``specks``: pip-like
-    marks on the tray that are not dice.
+    marks on the tray that are not dice. ``palette``: the ``(body BGR, pip BGR)``
+    pairs coloured dice are drawn from (``None``: red, blue, green, black and
+    yellow dice; :data:`MIXED_SET` for a mixed set). ``marbled``: share of
+    dice 0-1 whose faces carry lighter veins, as marbled dice do.
     """
 
     size: tuple[int, int] = (820, 616)
@@ -68,6 +90,8 @@ class RenderStyle:
     noise: float = 4.0
     gradient: float = 0.35
     specks: int = 4
+    palette: tuple | None = None
+    marbled: float = 0.0
 
 
 def _background(rng: np.random.Generator, style: RenderStyle) -> np.ndarray:
@@ -120,7 +144,7 @@ def _place(rng: np.random.Generator, n: int, style: RenderStyle) -> list[tuple[f
 
 
 def _draw_die(img: np.ndarray, value: int, cx: float, cy: float, ang: float, s: float,
-              body, pip, rng: np.random.Generator) -> None:
+              body, pip, rng: np.random.Generator, *, marbled: bool = False) -> None:
     ss = 8  # sub-pixel drawing shift
     f = 1 << ss
 
@@ -149,10 +173,31 @@ def _draw_die(img: np.ndarray, value: int, cx: float, cy: float, ang: float, s: 
     cv2.fillPoly(img, [pts(side)], tuple(c * 0.7 for c in body), cv2.LINE_AA, ss)
     shade = rng.uniform(0.9, 1.05)
     cv2.fillPoly(img, [pts(outline)], tuple(min(255.0, c * shade) for c in body), cv2.LINE_AA, ss)
+    if marbled:
+        _marble(img, outline, body, rng)
     pr = s * 0.085
     for u, v in PIP_LAYOUT[value]:
         px, py = to_img(u * s * 0.25, v * s * 0.25)
         cv2.circle(img, (round(px * f), round(py * f)), round(pr * f), pip, -1, cv2.LINE_AA, ss)
+
+
+def _marble(img: np.ndarray, outline, body, rng: np.random.Generator) -> None:
+    """Lighter veins over the face inside ``outline`` (``(x, y)`` px): where a smooth random field
+    crosses zero, the face is blended towards a lighter tint of ``body``."""
+    h, w = img.shape[:2]
+    xy = np.array(outline)
+    x0, y0 = np.maximum(np.floor(xy.min(axis=0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(xy.max(axis=0)).astype(int) + 1, (w, h))
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return
+    mask = np.zeros((y1 - y0, x1 - x0), np.float32)
+    cv2.fillPoly(mask, [np.round(xy - (x0, y0)).astype(np.int32)], 1.0)
+    field = rng.normal(0, 1, (max(2, (y1 - y0) // 4), max(2, (x1 - x0) // 4))).astype(np.float32)
+    field = cv2.resize(cv2.GaussianBlur(field, (0, 0), 0.8), (x1 - x0, y1 - y0), interpolation=cv2.INTER_CUBIC)
+    veins = np.clip(1.0 - np.abs(field) / (field.std() * 0.5 + 1e-6), 0.0, 1.0) * mask * rng.uniform(0.4, 0.8)
+    tint = np.minimum(np.asarray(body, np.float32) * rng.uniform(1.6, 2.6) + 30.0, 255.0)
+    patch = img[y0:y1, x0:x1]
+    patch += (tint - patch) * veins[..., None]
 
 
 def render_empty(*, seed: int | None = None, style: RenderStyle = RenderStyle()) -> np.ndarray:
@@ -202,8 +247,11 @@ def render_throw(values, *, seed: int | None = None, style: RenderStyle = Render
     truth = []
     for v, (x, y, ang) in zip(values, spots):
         size = s * rng.uniform(0.95, 1.05)
-        body, pip = _COLOURED[rng.integers(len(_COLOURED))] if rng.random() < style.coloured else _WHITE
-        _draw_die(img, v, x, y, ang, size, body, pip, rng)
+        palette = _COLOURED if style.palette is None else style.palette
+        body, pip = palette[rng.integers(len(palette))] if rng.random() < style.coloured else _WHITE
+        # (No draw for marbling unless asked for, so the default style's frames stay as they were.)
+        marbled = style.marbled > 0 and rng.random() < style.marbled
+        _draw_die(img, v, x, y, ang, size, body, pip, rng, marbled=marbled)
         truth.append(RenderedDie(v, (x, y), size))
     # Pip-like specks on the tray, away from the dice.
     for x, y, _ in spots[len(values):]:

@@ -11,7 +11,7 @@ from gpiozero.pins.mock import MockFactory
 from companion.config import ConfigError, load_config
 from hardware.buttons import DecisionButtons, Debouncer, key_to_action
 from hardware.camera import CameraError, MockCamera, ReplayCamera, open_camera
-from hardware.render import render_throw
+from hardware.render import MIXED_SET, RenderStyle, render_throw
 
 
 class FakeClock:
@@ -102,6 +102,41 @@ def test_mock_camera_renders_the_values_thrown():
     for d in truth:
         x, y = d.center
         assert 0 < x < 820 and 0 < y < 616
+
+
+def _face_pixels(frame, die, share=0.3):
+    """The pixels of a square of ``share`` of the die's side round its centre (BGR rows)."""
+    x, y = (round(c) for c in die.center)
+    r = max(1, round(die.size * share / 2))
+    return frame[y - r:y + r + 1, x - r:x + r + 1].reshape(-1, 3).astype(int)
+
+
+def test_a_mixed_set_palette_gives_its_dice_their_colours():
+    # One pair in the palette: a dark grey die with red pips. A one has its pip in the middle.
+    dark_red = (((60, 60, 62), (50, 45, 205)),)
+    style = RenderStyle(coloured=1.0, palette=dark_red, tilt=0.0, touching=0.0, specks=0, noise=0, gradient=0)
+    frame, truth = render_throw([1, 2], seed=3, style=style)
+    pip = _face_pixels(frame, truth[0], 0.1).mean(axis=0)
+    assert pip[2] > 150 and pip[0] < 90  # red
+    face = _face_pixels(frame, truth[1], 0.15).mean(axis=0)  # a two's middle is bare face
+    assert np.abs(face - (60, 60, 62)).max() < 15
+    # The mixed set holds dark dice with red pips, and the default style draws none of them.
+    assert ((60, 60, 62), (50, 45, 205)) in MIXED_SET
+
+
+def test_marbled_dice_have_lighter_veins_on_their_faces():
+    def bare_faces(marbled):
+        style = RenderStyle(coloured=1.0, palette=(((60, 60, 62), (50, 45, 205)),), marbled=marbled,
+                            tilt=0.0, touching=0.0, specks=0, noise=0, gradient=0)
+        frame, truth = render_throw([1, 1, 1], seed=4, style=style)
+        # Most of each face; its one pip is red, so its green stays low.
+        return np.concatenate([_face_pixels(frame, d, 0.7) for d in truth])
+
+    def lighter(px):
+        return float(np.mean(px[:, 1] > 100))
+
+    assert lighter(bare_faces(0.0)) == 0.0
+    assert lighter(bare_faces(1.0)) > 0.05
 
 
 def test_render_rejects_bad_values():
