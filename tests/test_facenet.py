@@ -443,3 +443,19 @@ def test_training_takes_the_readers_readings_on_no_die_for_no_die_crops(monkeypa
     for x, y, s in cut:
         assert math.hypot(x - gx, y - gy) <= 0.15 * math.sqrt(2) * side + 2
         assert 0.8 * side <= s <= 1.2 * side
+
+
+def test_training_renders_mixed_sets_of_small_dice_with_their_truth():
+    # The mixed-set renders: 640×640 frames, 1-12 dice of 20-40 px, each die's truth at a die of its value.
+    train = _training_script()
+    scenes = list(train.mock_scenes(6, 1, mixed=True))
+    assert len(scenes) == 6
+    coloured_pixels = 0
+    for img, dice in scenes:
+        assert img.shape == (640, 640, 3) and 1 <= len(dice) <= 12
+        for x, y, side, value in dice:
+            assert 0 <= x < 640 and 0 <= y < 640 and 18 <= side <= 43 and 1 <= value <= 6
+            face = img[round(y) - 3:round(y) + 4, round(x) - 3:round(x) + 4].reshape(-1, 3).astype(int)
+            coloured_pixels += int((face.max(axis=1) - face.min(axis=1) > 60).sum())
+    # Not white dice alone: the faces carry colour (red pips, coloured bodies).
+    assert coloured_pixels > 100

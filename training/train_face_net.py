@@ -77,15 +77,30 @@ def webcam_scenes(fold):
             yield img, [(d.center[0], d.center[1], d.size, d.value) for d in r.dice]
 
 
-def mock_scenes(n, seed):
-    """(image, dice) for ``n`` mock-camera renders of 1-8 dice in varied styles."""
-    from hardware.render import RenderStyle, render_throw
+def mock_scenes(n, seed, *, mixed=False):
+    """(image, dice) for ``n`` mock-camera renders of 1-8 dice in varied styles.
+
+    ``mixed``: instead, renders of 1-12 small dice (20-40 px) of a mixed set (``MIXED_SET``: dark,
+    bright and marbled dice, many with red pips) on a light tray, the kind of scene of the many-colours
+    photos, whose dark dice with red pips the photos alone give too few of."""
+    from hardware.render import MIXED_SET, RenderStyle, render_throw
     rng = np.random.default_rng(seed)
     for i in range(n):
-        style = RenderStyle(die_size=float(rng.uniform(24, 70)), coloured=float(rng.uniform(0, 1)),
-                            tilt=float(rng.uniform(0, 0.6)), touching=float(rng.uniform(0, 0.6)),
-                            tray=tuple(int(v) for v in rng.integers(20, 230, 3)))
-        values = rng.integers(1, 7, int(rng.integers(1, 9))).tolist()
+        if mixed:
+            grey = int(rng.integers(165, 225))
+            style = RenderStyle(size=(640, 640), die_size=float(rng.uniform(20, 40)),
+                                coloured=float(rng.uniform(0.6, 1)), palette=MIXED_SET,
+                                marbled=float(rng.uniform(0, 0.5)), tilt=float(rng.uniform(0, 0.6)),
+                                touching=float(rng.uniform(0, 0.6)), noise=float(rng.uniform(2, 6)),
+                                gradient=float(rng.uniform(0, 0.4)), specks=int(rng.integers(0, 6)),
+                                tray=tuple(int(grey + d) for d in rng.integers(-8, 9, 3)))
+            count = int(rng.integers(1, 13))
+        else:
+            style = RenderStyle(die_size=float(rng.uniform(24, 70)), coloured=float(rng.uniform(0, 1)),
+                                tilt=float(rng.uniform(0, 0.6)), touching=float(rng.uniform(0, 0.6)),
+                                tray=tuple(int(v) for v in rng.integers(20, 230, 3)))
+            count = int(rng.integers(1, 9))
+        values = rng.integers(1, 7, count).tolist()
         try:
             img, truth = render_throw(values, seed=seed + i, style=style)
         except ValueError:
@@ -157,14 +172,15 @@ def reader_mistakes(img, dice, rng, *, each=WRONG_EACH):
     return _crops_off_the_dice(img, dice, [d.center for d in read_throw(img, learned=False).dice], rng, each)
 
 
-def build(fold, mock, seed):
+def build(fold, mock, seed, mixed=0):
     """Crops and labels from every allowed source; also returns the scenes, for mining."""
     rng = np.random.default_rng(seed)
     xs, ys, scenes = [], [], []
     counts = defaultdict(int)
     for kind, found, pos_each, neg_each in (("many-colours", many_colours_scenes(fold), 10, 8),
                                             ("webcam", webcam_scenes(fold), 6, 10),
-                                            ("mock", mock_scenes(mock, seed), 2, 2)):
+                                            ("mock", mock_scenes(mock, seed), 2, 2),
+                                            ("mock mixed set", mock_scenes(mixed, seed + 10_000, mixed=True), 3, 2)):
         for img, dice in found:
             a, b = crops_of(img, dice, rng, pos_each=pos_each, neg_each=neg_each)
             wrong = reader_mistakes(img, dice, rng)
@@ -197,6 +213,19 @@ def mine(weights, scenes, rng, *, each=WRONG_EACH):
 #: these (1.0 MB), 0.889 (training/README.md). The product's NumPy forward pass takes its layer sizes
 #: from the weights.
 WIDTHS = (32, 64, 96, 128)
+
+
+def _jitter(xb, torch):
+    """Each crop of the batch ``xb`` (``N×3×32×32``) turned by up to 20°, scaled by 0.92-1.08 and moved
+    by up to 1.5 px (edges repeated)."""
+    n = len(xb)
+    ang = torch.empty(n).uniform_(-0.35, 0.35)
+    k = torch.empty(n).uniform_(0.92, 1.08)
+    shift = torch.empty(n, 2).uniform_(-1.5, 1.5) * (2.0 / xb.shape[-1])
+    theta = torch.stack([torch.stack([k * torch.cos(ang), -k * torch.sin(ang), shift[:, 0]], 1),
+                         torch.stack([k * torch.sin(ang), k * torch.cos(ang), shift[:, 1]], 1)], 1)
+    grid = torch.nn.functional.affine_grid(theta, list(xb.shape), align_corners=False)
+    return torch.nn.functional.grid_sample(xb, grid, padding_mode="border", align_corners=False)
 
 
 def train(x, y, *, epochs, seed, start=None, lr=3e-3):
@@ -246,6 +275,10 @@ def train(x, y, *, epochs, seed, start=None, lr=3e-3):
             if torch.rand(()) < 0.5:
                 xb = xb.flip(3)
             xb = xb[:, torch.randperm(3)]
+            # Cameras and dice sets differ in colour balance and contrast: each crop's channels are
+            # scaled apart; and a die lies at any angle, a little off the centre, a little larger or smaller.
+            xb = xb * torch.empty(len(idx), 3, 1, 1).uniform_(0.6, 1.4)
+            xb = _jitter(xb, torch)
             opt.zero_grad()
             z = net(xb)
             loss = lossf(z, yb)
@@ -277,13 +310,15 @@ def main(argv=None):
     p.add_argument("--mining-epochs", type=int, default=8,
                    help="epochs of each mining round, going on from the weights before it")
     p.add_argument("--mock", type=int, default=400, help="how many mock-camera renders")
+    p.add_argument("--mixed", type=int, default=300,
+                   help="how many mock-camera renders of a mixed set of small dice (many with red pips)")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--mining", type=int, default=2,
                    help="rounds of training on with the places the network took for dice wrongly")
     a = p.parse_args(argv)
     import cv2
     cv2.setNumThreads(1)
-    x, y, scenes = build(a.fold, a.mock, a.seed)
+    x, y, scenes = build(a.fold, a.mock, a.seed, a.mixed)
     weights = train(x, y, epochs=a.epochs, seed=a.seed)
     for r in range(a.mining):
         hard = mine(weights, scenes, np.random.default_rng(a.seed + 1 + r))
