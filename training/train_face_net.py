@@ -228,12 +228,13 @@ def _jitter(xb, torch):
     return torch.nn.functional.grid_sample(xb, grid, padding_mode="border", align_corners=False)
 
 
-def train(x, y, *, epochs, seed, start=None, lr=3e-3):
+def train(x, y, *, epochs, seed, start=None, lr=3e-3, vary=False):
     """Train the network on crops ``x`` (``N×32×32×3`` float32) with labels ``y`` (0 no die, 1-6).
 
     ``start``: weights to go on from (a mining round), else a fresh network. ``lr``: the one-cycle
-    schedule's peak learning rate. Returns the weights as NumPy arrays, checked against the NumPy
-    forward pass of :class:`vision.facenet.FaceNet`."""
+    schedule's peak learning rate. ``vary``: each batch's channels scaled apart and its crops turned,
+    scaled and moved a little (:func:`_jitter`) as they are drawn. Returns the weights as NumPy
+    arrays, checked against the NumPy forward pass of :class:`vision.facenet.FaceNet`."""
     import torch
     from torch import nn
     torch.manual_seed(seed)
@@ -275,10 +276,11 @@ def train(x, y, *, epochs, seed, start=None, lr=3e-3):
             if torch.rand(()) < 0.5:
                 xb = xb.flip(3)
             xb = xb[:, torch.randperm(3)]
-            # Cameras and dice sets differ in colour balance and contrast: each crop's channels are
-            # scaled apart; and a die lies at any angle, a little off the centre, a little larger or smaller.
-            xb = xb * torch.empty(len(idx), 3, 1, 1).uniform_(0.6, 1.4)
-            xb = _jitter(xb, torch)
+            if vary:
+                # Cameras and dice sets differ in colour balance and contrast: each crop's channels are
+                # scaled apart; and a die lies at any angle, a little off the centre, larger or smaller.
+                xb = xb * torch.empty(len(idx), 3, 1, 1).uniform_(0.6, 1.4)
+                xb = _jitter(xb, torch)
             opt.zero_grad()
             z = net(xb)
             loss = lossf(z, yb)
@@ -310,8 +312,11 @@ def main(argv=None):
     p.add_argument("--mining-epochs", type=int, default=8,
                    help="epochs of each mining round, going on from the weights before it")
     p.add_argument("--mock", type=int, default=400, help="how many mock-camera renders")
-    p.add_argument("--mixed", type=int, default=300,
-                   help="how many mock-camera renders of a mixed set of small dice (many with red pips)")
+    p.add_argument("--mixed", type=int, default=0,
+                   help="how many mock-camera renders of a mixed set of small dice (many with red pips); "
+                        "300 in session 15's trial (training/README.md)")
+    p.add_argument("--vary", action="store_true",
+                   help="vary each batch as it is drawn: channels scaled apart, crops turned, scaled and moved")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--mining", type=int, default=2,
                    help="rounds of training on with the places the network took for dice wrongly")
@@ -319,7 +324,7 @@ def main(argv=None):
     import cv2
     cv2.setNumThreads(1)
     x, y, scenes = build(a.fold, a.mock, a.seed, a.mixed)
-    weights = train(x, y, epochs=a.epochs, seed=a.seed)
+    weights = train(x, y, epochs=a.epochs, seed=a.seed, vary=a.vary)
     for r in range(a.mining):
         hard = mine(weights, scenes, np.random.default_rng(a.seed + 1 + r))
         print(f"mining round {r + 1}: {len(hard)} crops of things taken for dice", flush=True)
@@ -327,7 +332,7 @@ def main(argv=None):
             break
         x = np.concatenate([x, np.stack(hard).astype(np.float32)])
         y = np.concatenate([y, np.zeros(len(hard), np.int64)])
-        weights = train(x, y, epochs=a.mining_epochs, seed=a.seed, start=weights, lr=1e-3)
+        weights = train(x, y, epochs=a.mining_epochs, seed=a.seed, start=weights, lr=1e-3, vary=a.vary)
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(a.out, **weights)
     print("wrote", a.out, f"({Path(a.out).stat().st_size / 1e6:.2f} MB)")
