@@ -446,7 +446,7 @@ def test_training_takes_the_readers_readings_on_no_die_for_no_die_crops(monkeypa
 
 
 def test_training_renders_mixed_sets_of_small_dice_with_their_truth():
-    # The mixed-set renders: 640×640 frames, 1-12 dice of 20-40 px, each die's truth at a die of its value.
+    # The mixed-set renders: 640×640 frames, 1-12 dice of 20-40 px, each die's centre in the frame.
     train = _training_script()
     scenes = list(train.mock_scenes(6, 1, mixed=True))
     assert len(scenes) == 6

@@ -120,7 +120,7 @@ def test_a_mixed_set_palette_gives_its_dice_their_colours():
     assert pip[2] > 150 and pip[0] < 90  # red
     face = _face_pixels(frame, truth[1], 0.15).mean(axis=0)  # a two's middle is bare face
     assert np.abs(face - (60, 60, 62)).max() < 15
-    # The mixed set holds dark dice with red pips, and the default style draws none of them.
+    # The mixed set holds such dice.
     assert ((60, 60, 62), (50, 45, 205)) in MIXED_SET
 
 
