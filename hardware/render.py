@@ -78,7 +78,9 @@ class RenderStyle:
     marks on the tray that are not dice. ``palette``: the ``(body BGR, pip BGR)``
     pairs coloured dice are drawn from (``None``: red, blue, green, black and
     yellow dice; :data:`MIXED_SET` for a mixed set). ``marbled``: share of
-    dice 0-1 whose faces carry lighter veins, as marbled dice do.
+    dice 0-1 whose faces carry lighter veins, as marbled dice do (in
+    :func:`render_throw`'s frames; a :class:`TrayScene` draws its dice anew
+    each frame, and fresh veins would look like motion).
     """
 
     size: tuple[int, int] = (820, 616)
@@ -92,6 +94,13 @@ class RenderStyle:
     specks: int = 4
     palette: tuple | None = None
     marbled: float = 0.0
+
+
+def _colours(rng: np.random.Generator, share: float, palette) -> tuple:
+    """A die's ``(body BGR, pip BGR)``: with chance ``share`` a pair drawn from
+    ``palette`` (``None``: the default coloured dice), else a white die."""
+    palette = _COLOURED if palette is None else palette
+    return palette[rng.integers(len(palette))] if rng.random() < share else _WHITE
 
 
 def _background(rng: np.random.Generator, style: RenderStyle) -> np.ndarray:
@@ -247,8 +256,7 @@ def render_throw(values, *, seed: int | None = None, style: RenderStyle = Render
     truth = []
     for v, (x, y, ang) in zip(values, spots):
         size = s * rng.uniform(0.95, 1.05)
-        palette = _COLOURED if style.palette is None else style.palette
-        body, pip = palette[rng.integers(len(palette))] if rng.random() < style.coloured else _WHITE
+        body, pip = _colours(rng, style.coloured, style.palette)
         # (No draw for marbling unless asked for, so the default style's frames stay as they were.)
         marbled = style.marbled > 0 and rng.random() < style.marbled
         _draw_die(img, v, x, y, ang, size, body, pip, rng, marbled=marbled)
@@ -329,7 +337,7 @@ class TrayScene:
         share = self.style.coloured if coloured is None else coloured
         out = []
         for v, (x, y, ang) in zip(values, spots):
-            colours = _COLOURED[self.rng.integers(len(_COLOURED))] if self.rng.random() < share else _WHITE
+            colours = _colours(self.rng, share, self.style.palette)
             out.append(PlacedDie(int(v), (x + x0, y + y0), ang, self.style.die_size * self.rng.uniform(0.95, 1.05), colours))
         return out
 

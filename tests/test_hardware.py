@@ -11,7 +11,7 @@ from gpiozero.pins.mock import MockFactory
 from companion.config import ConfigError, load_config
 from hardware.buttons import DecisionButtons, Debouncer, key_to_action
 from hardware.camera import CameraError, MockCamera, ReplayCamera, open_camera
-from hardware.render import MIXED_SET, RenderStyle, render_throw
+from hardware.render import MIXED_SET, RenderStyle, TrayScene, render_throw
 
 
 class FakeClock:
@@ -120,8 +120,9 @@ def test_a_mixed_set_palette_gives_its_dice_their_colours():
     assert pip[2] > 150 and pip[0] < 90  # red
     face = _face_pixels(frame, truth[1], 0.15).mean(axis=0)  # a two's middle is bare face
     assert np.abs(face - (60, 60, 62)).max() < 15
-    # The mixed set holds such dice.
+    # The mixed set holds such dice; a tray scene's dice come from the palette too.
     assert ((60, 60, 62), (50, 45, 205)) in MIXED_SET
+    assert {d.colours for d in TrayScene(seed=1, style=style).place([1, 2, 3])} == set(dark_red)
 
 
 def test_marbled_dice_have_lighter_veins_on_their_faces():
