@@ -215,31 +215,20 @@ def mine(weights, scenes, rng, *, each=WRONG_EACH):
 WIDTHS = (32, 64, 96, 128)
 
 
-def _jitter(xb, torch, *, slant=0.0):
+def _jitter(xb, torch):
     """Each crop of the batch ``xb`` (``N×3×32×32``) turned by up to 20°, scaled by 0.92-1.08 and moved
-    by up to 1.5 px (edges repeated). ``slant``: besides, each crop is foreshortened along a random
-    direction to between ``1 - slant`` and 1 of its length, as a top face seen at a slant is (the
-    reader confirms faces down to ``vision.reader.SIDE_SLANT``, 0.67)."""
+    by up to 1.5 px (edges repeated)."""
     n = len(xb)
     ang = torch.empty(n).uniform_(-0.35, 0.35)
     k = torch.empty(n).uniform_(0.92, 1.08)
     shift = torch.empty(n, 2).uniform_(-1.5, 1.5) * (2.0 / xb.shape[-1])
     theta = torch.stack([torch.stack([k * torch.cos(ang), -k * torch.sin(ang), shift[:, 0]], 1),
                          torch.stack([k * torch.sin(ang), k * torch.cos(ang), shift[:, 1]], 1)], 1)
-    if slant:
-        # The grid maps output to input: stretching it by 1/q along a direction squashes the crop to q.
-        q = torch.empty(n).uniform_(1.0 - slant, 1.0)
-        phi = torch.empty(n).uniform_(0, np.pi)
-        c, s = torch.cos(phi), torch.sin(phi)
-        stretch = 1.0 / q - 1.0
-        m = torch.stack([torch.stack([1 + stretch * c * c, stretch * c * s], 1),
-                         torch.stack([stretch * c * s, 1 + stretch * s * s], 1)], 1)
-        theta = torch.cat([theta[:, :, :2] @ m, theta[:, :, 2:]], 2)
     grid = torch.nn.functional.affine_grid(theta, list(xb.shape), align_corners=False)
     return torch.nn.functional.grid_sample(xb, grid, padding_mode="border", align_corners=False)
 
 
-def train(x, y, *, epochs, seed, start=None, lr=3e-3, vary=False, slant=0.0):
+def train(x, y, *, epochs, seed, start=None, lr=3e-3, vary=False):
     """Train the network on crops ``x`` (``N×32×32×3`` float32) with labels ``y`` (0 no die, 1-6).
 
     ``start``: weights to go on from (a mining round), else a fresh network. ``lr``: the one-cycle
@@ -291,7 +280,7 @@ def train(x, y, *, epochs, seed, start=None, lr=3e-3, vary=False, slant=0.0):
                 # Cameras and dice sets differ in colour balance and contrast: each crop's channels are
                 # scaled apart; and a die lies at any angle, a little off the centre, larger or smaller.
                 xb = xb * torch.empty(len(idx), 3, 1, 1).uniform_(0.6, 1.4)
-                xb = _jitter(xb, torch, slant=slant)
+                xb = _jitter(xb, torch)
             opt.zero_grad()
             z = net(xb)
             loss = lossf(z, yb)
@@ -328,9 +317,6 @@ def main(argv=None):
                         "300 in session 15's trial (training/README.md)")
     p.add_argument("--vary", action="store_true",
                    help="vary each batch as it is drawn: channels scaled apart, crops turned, scaled and moved")
-    p.add_argument("--slant", type=float, default=0.0,
-                   help="with --vary, foreshorten each crop along a random direction to 1 - SLANT..1 of its "
-                        "length, as faces seen at a slant are; 0.3 in session 16's trial (training/README.md)")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--mining", type=int, default=2,
                    help="rounds of training on with the places the network took for dice wrongly")
@@ -338,7 +324,7 @@ def main(argv=None):
     import cv2
     cv2.setNumThreads(1)
     x, y, scenes = build(a.fold, a.mock, a.seed, a.mixed)
-    weights = train(x, y, epochs=a.epochs, seed=a.seed, vary=a.vary, slant=a.slant)
+    weights = train(x, y, epochs=a.epochs, seed=a.seed, vary=a.vary)
     for r in range(a.mining):
         hard = mine(weights, scenes, np.random.default_rng(a.seed + 1 + r))
         print(f"mining round {r + 1}: {len(hard)} crops of things taken for dice", flush=True)
@@ -346,7 +332,7 @@ def main(argv=None):
             break
         x = np.concatenate([x, np.stack(hard).astype(np.float32)])
         y = np.concatenate([y, np.zeros(len(hard), np.int64)])
-        weights = train(x, y, epochs=a.mining_epochs, seed=a.seed, start=weights, lr=1e-3, vary=a.vary, slant=a.slant)
+        weights = train(x, y, epochs=a.mining_epochs, seed=a.seed, start=weights, lr=1e-3, vary=a.vary)
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(a.out, **weights)
     print("wrote", a.out, f"({Path(a.out).stat().st_size / 1e6:.2f} MB)")
