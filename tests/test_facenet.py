@@ -459,3 +459,30 @@ def test_training_renders_mixed_sets_of_small_dice_with_their_truth():
             coloured_pixels += int((face.max(axis=1) - face.min(axis=1) > 60).sum())
     # Not white dice alone: the faces carry colour (red pips, coloured bodies).
     assert coloured_pixels > 100
+
+
+def test_the_centres_benchmark_counts_a_die_right_only_at_its_true_value(tmp_path):
+    # benchmarks/face_net_centres.py on a mock throw whose last box is labelled with a wrong value.
+    import importlib.util
+    from pathlib import Path
+
+    import cv2
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("face_net_centres", root / "benchmarks" / "face_net_centres.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    img, truth = render_throw([1, 3, 5, 6], seed=4, style=STYLE)
+    cv2.imwrite(str(tmp_path / "a0.png"), img)
+    rows = ["file,value,xmin,ymin,xmax,ymax"]
+    for d, label in zip(truth, [1, 3, 5, 2]):
+        (x, y), h = d.center, d.size / 2
+        rows.append(f"a0.png,{label},{x - h:.1f},{y - h:.1f},{x + h:.1f},{y + h:.1f}")
+    (tmp_path / "boxes.csv").write_text("\n".join(rows) + "\n")
+    weights = str(root / "vision" / "models" / "face_net.npz")
+    dice = bench.measure([weights], photos=str(tmp_path), boxes_csv=str(tmp_path / "boxes.csv"))
+    assert [right for right, _, _ in dice] == [True, True, True, False]
+    assert all(share >= 0.98 for _, _, share in dice)
+    # With two folds, a photo of half 0 ("a" is even) is left out of half 1.
+    assert bench.measure([weights, weights], half=1, photos=str(tmp_path),
+                         boxes_csv=str(tmp_path / "boxes.csv")) == []
