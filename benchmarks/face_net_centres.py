@@ -35,6 +35,7 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from benchmarks.read_photos import _half  # noqa: E402  (a photo's half, as the reader's benchmark splits them)
 from vision.facenet import FaceNet  # noqa: E402
 
 BOXES = os.path.join(ROOT, "training", "data", "many_colours_boxes.csv")
@@ -42,11 +43,6 @@ PHOTOS = os.path.join(ROOT, "..", "shared", "photos")
 
 #: Below this median L (CIELAB, 0-255 in OpenCV) a die's box counts as dark.
 DARK_L = 100
-
-
-def _half(name):
-    """0 or 1: the parity of the photo name's first hex digit."""
-    return int(os.path.basename(name)[0], 16) % 2
 
 
 def measure(weights, *, half=None, photos=PHOTOS, boxes_csv=BOXES):
