@@ -459,6 +459,9 @@ def test_training_renders_mixed_sets_of_small_dice_with_their_truth():
             coloured_pixels += int((face.max(axis=1) - face.min(axis=1) > 60).sum())
     # Not white dice alone: the faces carry colour (red pips, coloured bodies).
     assert coloured_pixels > 100
+    # Their sides can be asked for.
+    for _, dice in train.mock_scenes(4, 1, mixed=True, mixed_sides=(32.0, 44.0)):
+        assert all(30 <= side <= 47 for _, _, side, _ in dice)
 
 
 def test_the_centres_benchmark_counts_a_die_right_only_at_its_true_value(tmp_path):

@@ -77,18 +77,18 @@ def webcam_scenes(fold):
             yield img, [(d.center[0], d.center[1], d.size, d.value) for d in r.dice]
 
 
-def mock_scenes(n, seed, *, mixed=False):
+def mock_scenes(n, seed, *, mixed=False, mixed_sides=(20.0, 40.0)):
     """(image, dice) for ``n`` mock-camera renders of 1-8 dice in varied styles.
 
-    ``mixed``: instead, renders of 1-12 small dice (20-40 px) of a mixed set (``MIXED_SET``: dark,
-    bright and marbled dice, many with red pips) on a light tray, the kind of scene of the many-colours
-    photos, whose dark dice with red pips the photos alone give too few of."""
+    ``mixed``: instead, renders of 1-12 small dice (side drawn from ``mixed_sides``, px) of a mixed set
+    (``MIXED_SET``: dark, bright and marbled dice, many with red pips) on a light tray, the kind of scene
+    of the many-colours photos, whose dark dice with red pips the photos alone give too few of."""
     from hardware.render import MIXED_SET, RenderStyle, render_throw
     rng = np.random.default_rng(seed)
     for i in range(n):
         if mixed:
             grey = int(rng.integers(165, 225))
-            style = RenderStyle(size=(640, 640), die_size=float(rng.uniform(20, 40)),
+            style = RenderStyle(size=(640, 640), die_size=float(rng.uniform(*mixed_sides)),
                                 coloured=float(rng.uniform(0.6, 1)), palette=MIXED_SET,
                                 marbled=float(rng.uniform(0, 0.5)), tilt=float(rng.uniform(0, 0.6)),
                                 touching=float(rng.uniform(0, 0.6)), noise=float(rng.uniform(2, 6)),
@@ -172,7 +172,7 @@ def reader_mistakes(img, dice, rng, *, each=WRONG_EACH):
     return _crops_off_the_dice(img, dice, [d.center for d in read_throw(img, learned=False).dice], rng, each)
 
 
-def build(fold, mock, seed, mixed=0):
+def build(fold, mock, seed, mixed=0, mixed_sides=(20.0, 40.0)):
     """Crops and labels from every allowed source; also returns the scenes, for mining."""
     rng = np.random.default_rng(seed)
     xs, ys, scenes = [], [], []
@@ -180,7 +180,8 @@ def build(fold, mock, seed, mixed=0):
     for kind, found, pos_each, neg_each in (("many-colours", many_colours_scenes(fold), 10, 8),
                                             ("webcam", webcam_scenes(fold), 6, 10),
                                             ("mock", mock_scenes(mock, seed), 2, 2),
-                                            ("mock mixed set", mock_scenes(mixed, seed + 10_000, mixed=True), 3, 2)):
+                                            ("mock mixed set", mock_scenes(mixed, seed + 10_000, mixed=True,
+                                                                           mixed_sides=mixed_sides), 3, 2)):
         for img, dice in found:
             a, b = crops_of(img, dice, rng, pos_each=pos_each, neg_each=neg_each)
             wrong = reader_mistakes(img, dice, rng)
@@ -315,6 +316,8 @@ def main(argv=None):
     p.add_argument("--mixed", type=int, default=0,
                    help="how many mock-camera renders of a mixed set of small dice (many with red pips); "
                         "300 in session 15's trial (training/README.md)")
+    p.add_argument("--mixed-sides", type=float, nargs=2, default=(20.0, 40.0), metavar=("LO", "HI"),
+                   help="the mixed renders' die sides, px; 32 44 in session 16's lead (training/README.md)")
     p.add_argument("--vary", action="store_true",
                    help="vary each batch as it is drawn: channels scaled apart, crops turned, scaled and moved")
     p.add_argument("--seed", type=int, default=7)
@@ -323,7 +326,7 @@ def main(argv=None):
     a = p.parse_args(argv)
     import cv2
     cv2.setNumThreads(1)
-    x, y, scenes = build(a.fold, a.mock, a.seed, a.mixed)
+    x, y, scenes = build(a.fold, a.mock, a.seed, a.mixed, tuple(a.mixed_sides))
     weights = train(x, y, epochs=a.epochs, seed=a.seed, vary=a.vary)
     for r in range(a.mining):
         hard = mine(weights, scenes, np.random.default_rng(a.seed + 1 + r))
