@@ -20,7 +20,8 @@ photos of half K, to measure one fold model on its own.
 
 Prints the share right for all dice, for dark dice (the median L of CIELAB in
 their box under 100 of 255) and for the others, and the share the model is at
-least 0.98 sure is a die. Exits 1 when the photos are absent.
+least 0.98 sure is a die. Exits 1 when the photos or a weights file are
+absent or unreadable.
 """
 
 import argparse
@@ -88,7 +89,11 @@ def main(argv=None):
         print(f"no photos at {PHOTOS}", file=sys.stderr)
         return 1
     cv2.setNumThreads(1)
-    dice = measure(a.weights, half=a.half)
+    try:
+        dice = measure(a.weights, half=a.half)
+    except (OSError, ValueError) as e:
+        print(f"face_net_centres.py: {e}", file=sys.stderr)
+        return 1
     print("| dice | n | right | sure a die (≥ 0.98) |")
     print("|---|---|---|---|")
     for label, keep in (("all", lambda d: True), ("dark", lambda d: d[1]), ("other", lambda d: not d[1])):
