@@ -408,15 +408,21 @@ def test_a_sure_die_the_classifier_all_but_rules_out_is_doubted_without_a_tray(m
     assert any("doubted by the learned face classifier" in why for why in r.reasons) is doubted
 
 
-def _training_script():
-    """training/train_face_net.py as a module (it is a script, not a package; it needs no PyTorch to import)."""
+def _script(relative):
+    """The repository's script at ``relative`` (e.g. ``training/train_face_net.py``) as a module:
+    scripts are not in a package."""
     import importlib.util
     from pathlib import Path
-    path = Path(__file__).resolve().parents[1] / "training" / "train_face_net.py"
-    spec = importlib.util.spec_from_file_location("train_face_net", path)
+    path = Path(__file__).resolve().parents[1] / relative
+    spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _training_script():
+    """training/train_face_net.py as a module (it needs no PyTorch to import)."""
+    return _script("training/train_face_net.py")
 
 
 def test_training_takes_the_readers_readings_on_no_die_for_no_die_crops(monkeypatch):
@@ -466,15 +472,12 @@ def test_training_renders_mixed_sets_of_small_dice_with_their_truth():
 
 def test_the_centres_benchmark_counts_a_die_right_only_at_its_true_value(tmp_path):
     # benchmarks/face_net_centres.py on a mock throw whose last box is labelled with a wrong value.
-    import importlib.util
     from pathlib import Path
 
     import cv2
 
     root = Path(__file__).resolve().parents[1]
-    spec = importlib.util.spec_from_file_location("face_net_centres", root / "benchmarks" / "face_net_centres.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = _script("benchmarks/face_net_centres.py")
     img, truth = render_throw([1, 3, 5, 6], seed=4, style=STYLE)
     cv2.imwrite(str(tmp_path / "a0.png"), img)
     rows = ["file,value,xmin,ymin,xmax,ymax"]
