@@ -77,7 +77,11 @@ def webcam_scenes(fold):
             yield img, [(d.center[0], d.center[1], d.size, d.value) for d in r.dice]
 
 
-def mock_scenes(n, seed, *, mixed=False, mixed_sides=(20.0, 40.0)):
+#: The die sides of the mixed renders by default, px (``--mixed-sides``; session 15's trial).
+MIXED_SIDES = (20.0, 40.0)
+
+
+def mock_scenes(n, seed, *, mixed=False, mixed_sides=MIXED_SIDES):
     """(image, dice) for ``n`` mock-camera renders of 1-8 dice in varied styles.
 
     ``mixed``: instead, renders of 1-12 small dice (side drawn from ``mixed_sides``, px) of a mixed set
@@ -172,7 +176,7 @@ def reader_mistakes(img, dice, rng, *, each=WRONG_EACH):
     return _crops_off_the_dice(img, dice, [d.center for d in read_throw(img, learned=False).dice], rng, each)
 
 
-def build(fold, mock, seed, mixed=0, mixed_sides=(20.0, 40.0)):
+def build(fold, mock, seed, mixed=0, mixed_sides=MIXED_SIDES):
     """Crops and labels from every allowed source; also returns the scenes, for mining."""
     rng = np.random.default_rng(seed)
     xs, ys, scenes = [], [], []
@@ -316,7 +320,7 @@ def main(argv=None):
     p.add_argument("--mixed", type=int, default=0,
                    help="how many mock-camera renders of a mixed set of small dice (many with red pips); "
                         "300 in session 15's trial (training/README.md)")
-    p.add_argument("--mixed-sides", type=float, nargs=2, default=(20.0, 40.0), metavar=("LO", "HI"),
+    p.add_argument("--mixed-sides", type=float, nargs=2, default=MIXED_SIDES, metavar=("LO", "HI"),
                    help="the mixed renders' die sides, px; 32 44 in session 16's lead (training/README.md)")
     p.add_argument("--vary", action="store_true",
                    help="vary each batch as it is drawn: channels scaled apart, crops turned, scaled and moved")
