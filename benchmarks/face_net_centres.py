@@ -25,10 +25,8 @@ absent or unreadable.
 """
 
 import argparse
-import csv
 import os
 import sys
-from collections import defaultdict
 
 import cv2
 import numpy as np
@@ -36,11 +34,9 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from benchmarks.read_photos import _half  # noqa: E402  (a photo's half, as the reader's benchmark splits them)
+from benchmarks.shared_photos import BOXES, FACE_OF_BOX, PHOTOS, load_boxes  # noqa: E402
+from benchmarks.shared_photos import half as photo_half  # noqa: E402
 from vision.facenet import FaceNet  # noqa: E402
-
-BOXES = os.path.join(ROOT, "training", "data", "many_colours_boxes.csv")
-PHOTOS = os.path.join(ROOT, "..", "shared", "photos")
 
 #: Below this median L (CIELAB, 0-255 in OpenCV) a die's box counts as dark.
 DARK_L = 100
@@ -50,31 +46,27 @@ def measure(weights, *, half=None, photos=PHOTOS, boxes_csv=BOXES):
     """Per die ``(right, dark, die_share)`` over the many-colours boxes.
 
     ``weights``: one path (every photo) or two fold paths (each photo read by
-    the fold of the other half). ``half``: only photos of that half.
+    the fold of the other half). ``half``: only photos of that half (0 or 1).
     ``photos``: the folder the boxes' file names are relative to; ``boxes_csv``:
     a CSV with ``file, value, xmin, ymin, xmax, ymax`` (pixels). Raises
     ``FileNotFoundError`` for a missing photo or weights file."""
-    boxes = defaultdict(list)
-    with open(boxes_csv, newline="") as f:
-        for row in csv.DictReader(f):
-            boxes[row["file"]].append(tuple(float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
-                                      + (int(row["value"]),))
+    boxes = load_boxes(boxes_csv)
     nets = [FaceNet.load(w) for w in weights]
     out = []
     for name in sorted(boxes):
-        if half is not None and _half(name) != half:
+        if half is not None and photo_half(name) != half:
             continue
-        net = nets[0] if len(nets) == 1 else nets[1 - _half(name)]
+        net = nets[0] if len(nets) == 1 else nets[1 - photo_half(name)]
         img = cv2.imread(os.path.join(photos, name))
         if img is None:
             raise FileNotFoundError(os.path.join(photos, name))
         b = boxes[name]
-        side = 0.9 * float(np.median([((x1 - x0) + (y1 - y0)) / 2 for x0, y0, x1, y1, _ in b]))
-        probs = net.classify(img, [((x0 + x1) / 2, (y0 + y1) / 2) for x0, y0, x1, y1, _ in b], side, turns=True)
+        side = FACE_OF_BOX * float(np.median([box.side for box in b]))
+        probs = net.classify(img, [box.centre for box in b], side, turns=True)
         lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
-        for (x0, y0, x1, y1, value), p in zip(b, probs):
-            light = float(np.median(lab[int(y0):int(y1), int(x0):int(x1), 0]))
-            out.append((int(p[1:].argmax()) + 1 == value, light < DARK_L, float(1.0 - p[0])))
+        for box, p in zip(b, probs):
+            light = float(np.median(lab[int(box.y0):int(box.y1), int(box.x0):int(box.x1), 0]))
+            out.append((int(p[1:].argmax()) + 1 == box.value, light < DARK_L, float(1.0 - p[0])))
     return out
 
 

@@ -37,6 +37,9 @@ from collections import Counter, defaultdict
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from benchmarks.shared_photos import PHOTOS  # noqa: E402
+from benchmarks.shared_photos import half as photo_half  # noqa: E402
+
 #: Categories read as the product reads its own tray: inside the tray found by calibration.
 TRAY_CATEGORIES = {"tray-top-down"}
 
@@ -45,17 +48,11 @@ TRAY_CATEGORIES = {"tray-top-down"}
 FOLDS: list[str] = []
 
 
-def _half(path):
-    """0 or 1: the parity of the photo name's first hex digit (non-hex names count as 0)."""
-    c = os.path.basename(path)[:1]
-    return int(c, 16) % 2 if c and c in "0123456789abcdefABCDEF" else 0
-
-
 def _run_read(paths, *extra):
     if FOLDS:
         out = {}
         for half in (0, 1):
-            mine = [p for p in paths if _half(p) == half]
+            mine = [p for p in paths if photo_half(p) == half]
             if mine:
                 # Read with the model trained on the other half.
                 out.update(_run_read_with(mine, extra, FOLDS[1 - half]))
@@ -190,7 +187,7 @@ def main() -> int:
     import argparse
 
     ap = argparse.ArgumentParser(description="Benchmark of the dice reader: accuracy, sureness and speed.")
-    ap.add_argument("labels", nargs="?", default=os.path.join(ROOT, "..", "shared", "photos", "labels.json"))
+    ap.add_argument("labels", nargs="?", default=os.path.join(PHOTOS, "labels.json"))
     ap.add_argument("--face-net-folds", nargs=2, metavar=("FOLD0", "FOLD1"), default=None,
                     help="read each photo with the face classifier trained on the other half")
     args = ap.parse_args()

@@ -492,3 +492,17 @@ def test_the_centres_benchmark_counts_a_die_right_only_at_its_true_value(tmp_pat
     # With two folds, a photo of half 0 ("a" is even) is left out of half 1.
     assert bench.measure([weights, weights], half=1, photos=str(tmp_path),
                          boxes_csv=str(tmp_path / "boxes.csv")) == []
+
+
+def test_the_shared_photos_boxes_load_with_their_line_on_a_bad_row(tmp_path):
+    photos = _script("benchmarks/shared_photos.py")
+    good = tmp_path / "good.csv"
+    good.write_text("file,value,xmin,ymin,xmax,ymax\nf/a1.jpg,4,10,20,40,44\nf/a1.jpg,6,0,0,10,10\n")
+    boxes = photos.load_boxes(str(good))
+    assert list(boxes) == ["f/a1.jpg"] and [b.value for b in boxes["f/a1.jpg"]] == [4, 6]
+    assert boxes["f/a1.jpg"][0].centre == (25.0, 32.0) and boxes["f/a1.jpg"][0].side == 27.0
+    assert photos.half("f/a1.jpg") == 0 and photos.half("/x/b1.jpg") == 1 and photos.half("zz.jpg") == 0
+    bad = tmp_path / "bad.csv"
+    bad.write_text("file,value,xmin,ymin,xmax,ymax\nf/a1.jpg,4,10,20,40,44\nf/a1.jpg,four,0,0,10,10\n")
+    with pytest.raises(ValueError, match="line 3"):
+        photos.load_boxes(str(bad))

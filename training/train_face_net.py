@@ -22,7 +22,6 @@ trained on one half can be measured on the other (``benchmarks/read_photos.py --
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import os
 import sys
@@ -35,6 +34,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.shared_photos import FACE_OF_BOX, half, load_boxes  # noqa: E402
 from vision.facenet import face_crops  # noqa: E402
 
 PHOTOS = ROOT.parent / "shared" / "photos"
@@ -42,21 +42,13 @@ PHOTOS = ROOT.parent / "shared" / "photos"
 
 def _in_fold(name: str, fold: int | None) -> bool:
     """True when the photo ``name`` (``folder/hash.jpg``) is in the training half ``fold``."""
-    if fold is None:
-        return True
-    return int(Path(name).stem[0], 16) % 2 == fold
+    return fold is None or half(name) == fold
 
 
 def many_colours_scenes(fold):
     """(image, [(x, y, side, value)]) for each many-colours photo, from the source's own boxes."""
     import cv2
-    boxes = defaultdict(list)
-    with open(ROOT / "training" / "data" / "many_colours_boxes.csv") as f:
-        for row in csv.DictReader(f):
-            x0, y0, x1, y1 = (float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
-            # A box holds the top face and a sliver of the sides seen; the face is about 0.9 of it.
-            side = 0.9 * ((x1 - x0) + (y1 - y0)) / 2
-            boxes[row["file"]].append(((x0 + x1) / 2, (y0 + y1) / 2, side, int(row["value"])))
+    boxes = {name: [(*b.centre, FACE_OF_BOX * b.side, b.value) for b in bs] for name, bs in load_boxes().items()}
     for name, dice in sorted(boxes.items()):
         if _in_fold(name, fold):
             img = cv2.imread(str(PHOTOS / name))
