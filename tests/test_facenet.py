@@ -494,6 +494,24 @@ def test_the_centres_benchmark_counts_a_die_right_only_at_its_true_value(tmp_pat
                          boxes_csv=str(tmp_path / "boxes.csv")) == []
 
 
+def test_the_dice_count_benchmark_places_each_die_right_wrong_missed_or_false():
+    # benchmarks/dice_counts.py matches the dice read to the boxes by place, nearest first.
+    bench = _script("benchmarks/dice_counts.py")
+    Box = _script("benchmarks/shared_photos.py").Box
+    boxes = [Box(85, 85, 115, 115, 3), Box(185, 85, 215, 115, 5), Box(285, 285, 315, 315, 2)]
+    dice = [
+        {"center": [102, 101], "value": 3},  # on the first box, its value: right
+        {"center": [205, 98], "value": 6},  # on the second box, another value: wrong
+        {"center": [180, 100], "value": 5},  # 20 px off the second box, over half its side: false
+        {"center": [20, 620], "value": 1},  # no box, by the bottom-left corner: false, near a corner
+    ]
+    counts = bench.count(boxes, dice, (640, 640))
+    assert dict(counts) == {"right": 1, "wrong": 1, "missed": 1, "false": 2, "corner": 1}
+    # Two dice on one box: the nearer is matched, the other is false.
+    pairs = bench.match(boxes[:1], [{"center": [110, 100], "value": 3}, {"center": [101, 100], "value": 4}])
+    assert pairs == [(0, 1)]
+
+
 def test_the_shared_photos_boxes_load_with_their_line_on_a_bad_row(tmp_path):
     photos = _script("benchmarks/shared_photos.py")
     good = tmp_path / "good.csv"
