@@ -107,10 +107,22 @@ def test_find_dice_finds_the_dice_not_yet_read():
     for d in truth[1:]:
         near = [f for f in found if np.hypot(f[0] - d.center[0], f[1] - d.center[1]) < 0.3 * d.size]
         assert len(near) == 1 and near[0][2] == d.value
-        assert 0.0 < near[0][3] <= 1.0
+        assert 0.0 < near[0][3] <= 1.0 and near[0][4] > 0
     with pytest.raises(ValueError):
         find_dice(img, 0.0)
 
+
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_find_dice_reads_a_die_at_its_own_side_when_searching_at_another(seed):
+    # A mixed set: the dice not yet read are 1.25 times the side searched for. Each is found with
+    # its value, and read at its own side (FIND_SIDES), not at the side searched.
+    img, truth = render_throw([2, 3, 5, 6], seed=seed, style=STYLE)
+    found = find_dice(img, 0.8 * truth[0].size, taken=[truth[0].center])
+    assert len(found) == 3
+    for d in truth[1:]:
+        near = [f for f in found if np.hypot(f[0] - d.center[0], f[1] - d.center[1]) < 0.3 * d.size]
+        assert len(near) == 1 and near[0][2] == d.value
+        assert 0.9 * d.size <= near[0][4] <= 1.1 * d.size
 
 def test_a_read_the_classical_passes_make_whole_is_left_alone():
     img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
@@ -295,7 +307,7 @@ def test_a_die_the_classifier_finds_at_the_picture_edge_is_no_part_of_the_throw(
     h, w = img.shape[:2]
 
     def finds(image, side, **k):
-        return [(0.3 * side, h / 2, 5, 0.99), (w / 2, h - 0.7 * side, 3, 0.99)]
+        return [(0.3 * side, h / 2, 5, 0.99, side), (w / 2, h - 0.7 * side, 3, 0.99, side)]
 
     monkeypatch.setattr(facenet, "find_dice", finds)
     found = [d for d in read_throw(img, expect=3).dice if d.confidence <= reader.LEARNED_MOST]
@@ -321,7 +333,7 @@ def test_a_read_short_of_the_dice_thrown_looks_for_larger_dice_too(monkeypatch, 
     def finds(image, side, *, taken=(), **k):
         sides.append(side)
         missed = max(truth, key=lambda d: min(math.dist(d.center, t) for t in taken))
-        return [(*missed.center, missed.value, 0.99)] if abs(side / sides[0] - larger) < 0.01 else []
+        return [(*missed.center, missed.value, 0.99, side)] if abs(side / sides[0] - larger) < 0.01 else []
 
     monkeypatch.setattr(facenet, "find_dice", finds)
     assert reader.LEARNED_LARGER == (1.3, 1.7)
@@ -361,7 +373,7 @@ def test_with_no_count_something_unread_is_looked_for_at_larger_sizes_too(monkey
     def finds(image, side, *, taken=(), **k):
         sides.append(side)
         missed = max(truth, key=lambda d: min(math.dist(d.center, t) for t in taken))
-        return [(*missed.center, 1 if one else missed.value, 0.99)] if abs(side / sides[0] - 1.3) < 0.01 else []
+        return [(*missed.center, 1 if one else missed.value, 0.99, side)] if abs(side / sides[0] - 1.3) < 0.01 else []
 
     monkeypatch.setattr(reader, "_read_work", miss_first)
     monkeypatch.setattr(facenet, "find_dice", finds)

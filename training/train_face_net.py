@@ -201,7 +201,7 @@ def mine(weights, scenes, rng, *, each=WRONG_EACH):
     xs = []
     for img, dice in scenes:
         side = float(np.median([s for _, _, s, _ in dice]))
-        xs += _crops_off_the_dice(img, dice, [(x, y) for x, y, _, _ in find_dice(img, side, net=net)], rng, each)
+        xs += _crops_off_the_dice(img, dice, [f[:2] for f in find_dice(img, side, net=net)], rng, each)
     return xs
 
 

@@ -138,12 +138,17 @@ FIND_DIE = 0.98
 #: and one face value at least FIND_VALUE of the die probability. Both were chosen on the two-fold
 #: cross-validated read of the photos (training/README.md): looser, the webcam desk gained false dice.
 FIND_VALUE = 0.9
+#: A die found is read at these multiples of the side searched, and the one the network is surest of
+#: one value at is kept: read at the median side of the dice, a mixed set's larger and smaller dice
+#: are cropped too tight or too loose (session 17: on the many-colours photos, the dice missed lay at
+#: 0.6-1.8 times the median; the network learned crops of 0.85-1.15 times a die's side).
+FIND_SIDES = (0.8, 1.0, 1.25)
 #: Beyond this many crops the scene is too busy to search (a cluttered desk, not a tray): nothing is searched.
 MOST_CROPS = 2500
 
 
 def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None" = None,
-              mask: np.ndarray | None = None) -> list[tuple[float, float, int, float]]:
+              mask: np.ndarray | None = None) -> list[tuple[float, float, int, float, float]]:
     """Dice the network finds in ``image`` away from those already ``taken``.
 
     ``image``: ``H×W×3 uint8 BGR``. ``side``: a die's side, pixels. ``taken``:
@@ -153,8 +158,11 @@ def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None"
     background are tried, on a grid of a quarter side, and a die found must
     lie on the table (:func:`_lies_on_the_table`): a key on a laptop does not.
 
-    Returns ``(x, y, value, p)`` for each die found: its centre in pixels, its
-    value 1-6, and ``p`` 0-1, the network's probability of that value there.
+    Returns ``(x, y, value, p, side)`` for each die found: its centre in
+    pixels, its value 1-6, ``p`` 0-1, the network's probability of that value
+    there, and the side in pixels it was read at: of ``side`` times each of
+    :data:`FIND_SIDES`, the one where the network is surest of one value (the
+    dice of a mixed set differ in size).
     Returns ``[]`` when more than :data:`MOST_CROPS` places would be tried.
     """
     if side <= 0:
@@ -190,21 +198,25 @@ def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None"
     probs = np.concatenate([net.classify(image, pts[i:i + 256], side) for i in range(0, len(pts), 256)])
     die = 1.0 - probs[:, 0]
     order = np.argsort(-die)
-    found: list[tuple[float, float, int, float]] = []
+    found: list[tuple[float, float, int, float, float]] = []
     for i in order:
         if die[i] < FIND_DIE:
             break
         x, y = pts[i]
-        if any(np.hypot(x - fx, y - fy) < 0.7 * side for fx, fy, _, _ in found):
+        if any(np.hypot(x - f[0], y - f[1]) < 0.7 * side for f in found):
             continue
-        if not _lies_on_the_table(table, x, y, side, taken):
-            continue
-        # The value from a closer look at the peak: turned and mirrored.
-        p = net.classify(image, [(x, y)], side, turns=True)[0]
-        v = int(p[1:].argmax())
-        share = float(p[1 + v] / p[1:].sum())
-        if share >= FIND_VALUE:
-            found.append((float(x), float(y), v + 1, float(share * die[i])))
+        # The value from a closer look at the peak, turned and mirrored, at the side of FIND_SIDES where
+        # the network is surest of one value: the dice of a mixed set differ in size.
+        best = (-1.0, 0, 0.0, side)
+        for k in FIND_SIDES:
+            p = net.classify(image, [(x, y)], side * k, turns=True)[0]
+            v = int(p[1:].argmax())
+            share = float(p[1 + v] / p[1:].sum())
+            if share * (1.0 - p[0]) > best[0]:
+                best = (float(share * (1.0 - p[0])), v, share, side * k)
+        _, v, share, at = best
+        if share >= FIND_VALUE and _lies_on_the_table(table, x, y, at, taken):
+            found.append((float(x), float(y), v + 1, float(share * die[i]), at))
     return found
 
 

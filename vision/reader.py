@@ -598,7 +598,7 @@ def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int
     away from ``dice``, dice of ``side`` px. ``image`` is the
     (area-cropped) ``H×W×3 uint8 BGR`` picture whose top-left corner lies at
     ``(ox, oy)`` in the input; ``poly`` the area's polygon in input pixels, or
-    None. Returned dice are squares the classifier's die size wide, with
+    None. Returned dice are squares as wide as the side each was read at, with
     confidence at most :data:`LEARNED_MOST`. Without an area the picture's
     edge cuts dice, and a die found within 0.6 side of it (:func:`_clear_of_edge`)
     is no die wholly in the picture, so no part of the throw read (as with
@@ -612,11 +612,11 @@ def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int
         cv2.fillPoly(mask, [np.round(poly - (ox, oy)).astype(np.int32)], 255)
     taken = [(d.center[0] - ox, d.center[1] - oy) for d in dice]
     out = []
-    for x, y, v, p in find_dice(image, side, taken=taken, mask=mask):
+    for x, y, v, p, at in find_dice(image, side, taken=taken, mask=mask):
         if poly is None and not _clear_of_edge(x, y, side, w, h):
             continue
-        cx, cy, r = x + ox, y + oy, side / 2
-        out.append(Die(value=v, center=(cx, cy), size=side,
+        cx, cy, r = x + ox, y + oy, at / 2
+        out.append(Die(value=v, center=(cx, cy), size=at,
                        corners=((cx - r, cy - r), (cx + r, cy - r), (cx + r, cy + r), (cx - r, cy + r)),
                        confidence=round(min(LEARNED_MOST, p), 3)))
     return out
