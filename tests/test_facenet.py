@@ -464,7 +464,7 @@ def test_training_takes_the_readers_readings_on_no_die_for_no_die_crops(monkeypa
 
 
 def test_training_renders_mixed_sets_of_small_dice_with_their_truth():
-    # The mixed-set renders: 640×640 frames, 1-12 dice of 20-40 px, each die's centre in the frame.
+    # The mixed-set renders: 640×640 frames, 1-12 dice of 32-44 px by default, each die's centre in the frame.
     train = _training_script()
     scenes = list(train.mock_scenes(6, 1, mixed=True))
     assert len(scenes) == 6
@@ -472,14 +472,14 @@ def test_training_renders_mixed_sets_of_small_dice_with_their_truth():
     for img, dice in scenes:
         assert img.shape == (640, 640, 3) and 1 <= len(dice) <= 12
         for x, y, side, value in dice:
-            assert 0 <= x < 640 and 0 <= y < 640 and 18 <= side <= 43 and 1 <= value <= 6
+            assert 0 <= x < 640 and 0 <= y < 640 and 30 <= side <= 47 and 1 <= value <= 6
             face = img[round(y) - 3:round(y) + 4, round(x) - 3:round(x) + 4].reshape(-1, 3).astype(int)
             coloured_pixels += int((face.max(axis=1) - face.min(axis=1) > 60).sum())
     # Not white dice alone: the faces carry colour (red pips, coloured bodies).
     assert coloured_pixels > 100
     # Their sides can be asked for.
-    for _, dice in train.mock_scenes(4, 1, mixed=True, mixed_sides=(32.0, 44.0)):
-        assert all(30 <= side <= 47 for _, _, side, _ in dice)
+    for _, dice in train.mock_scenes(4, 1, mixed=True, mixed_sides=(20.0, 40.0)):
+        assert all(18 <= side <= 43 for _, _, side, _ in dice)
 
 
 def test_the_centres_benchmark_counts_a_die_right_only_at_its_true_value(tmp_path):
