@@ -90,6 +90,13 @@ OFF_CENTRE = "off centre"
 #: rival three saw a third pip); the classifier, 0.996 sure of a two there,
 #: confirmed it, and the throw was sure and wrong (a mock tray).
 RIVAL_READ = "rival reading"
+#: A die's doubt: a two, three or four whose pips fit its face's outline
+#: loosely, and a place its value leaves free shows a pip-like mark (see
+#: :func:`_free_places_empty`): it may be part of a larger face whose other
+#: pips are hidden. A blue five against a yellow die, two of its pips half
+#: covered, read as a three at 0.43; the classifier, 0.95 sure of a three,
+#: confirmed it, and the throw was sure and wrong (a mock tray, session 17).
+MORE_PIPS = "more pips"
 
 
 class UnreadableImage(ValueError):
@@ -111,8 +118,9 @@ class Die:
     where the learned classifier cannot lift that doubt: :data:`BY_COLOUR`
     (its pips differ from the face in colour only), :data:`FRONT_FACE`
     (something of a die lies just above it: it may be that die's front face),
-    :data:`OFF_CENTRE` (a lone pip off its face's middle) or
-    :data:`RIVAL_READ` (another reading of its place saw other pips).
+    :data:`OFF_CENTRE` (a lone pip off its face's middle),
+    :data:`RIVAL_READ` (another reading of its place saw other pips) or
+    :data:`MORE_PIPS` (a place its value leaves free shows a pip-like mark).
     ``inner``: for a die read from its face's outline, the face's side from the
     widest circle inside that outline, pixels (at most ``size``; 0 where not
     measured). Where the outline takes in side faces (a close or oblique
@@ -493,8 +501,9 @@ def _rejudge(image: np.ndarray, dice: list[Die], side: float, config: ReaderConf
     alone (by this reader's rule never sure, whoever agrees), a possible
     front face (the classifier sees pips, not which face is on top), a lone
     pip off its face's middle (a crop round a two's corner pip can look like
-    a one), or a rival reading of its place that saw other pips (the
-    classical passes disagree among themselves).
+    a one), a rival reading of its place that saw other pips (the
+    classical passes disagree among themselves), or a pip-like mark in a
+    place its value leaves free (part of a larger face may be hidden).
     The classifier alone never makes a die sure; it can only agree with the
     classical passes.
     Measured with models that never saw the photo (two-fold on
@@ -1412,7 +1421,8 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
     layout = _layout_fit(_face_coords(cnt, rect, pips))
     # A two, three or four whose free layout places show no pip (see
     # :func:`_free_places_empty`) is no part of a three, five or six.
-    whole = 2 <= len(pips) <= 4 and layout < 1.0 and _free_places_empty(pips, pip_mask, side, ang, rect)
+    marked = 2 <= len(pips) <= 4 and layout < 1.0 and not _free_places_empty(pips, pip_mask, side, ang, rect)
+    whole = 2 <= len(pips) <= 4 and layout < 1.0 and not marked
     if len(pips) == 2 and whole:
         layout = max(layout, 0.9)  # a whole two, its outline aside
     if len(pips) >= 3:
@@ -1459,6 +1469,7 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
         confidence=round(float(max(0.0, min(1.0, conf))), 3),
         pips=tuple((p[0] + ox, p[1] + oy) for p in pips),
         slant=round(slant, 3),
+        doubts=(MORE_PIPS,) if marked else (),
         inner=round(min(inner, side), 1),
     )
 
