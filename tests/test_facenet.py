@@ -128,6 +128,7 @@ def test_find_dice_reads_a_die_nearer_its_own_side_when_searching_at_another(see
         assert any(abs(at - k * side) < 1e-6 for k in FIND_SIDES)
         assert abs(at - d.size) < abs(side - d.size)
 
+
 def test_a_read_the_classical_passes_make_whole_is_left_alone():
     img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
     with_net, without = read_throw(img), read_throw(img, learned=False)

@@ -34,10 +34,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import shared_photos  # noqa: E402
 from benchmarks.shared_photos import FACE_OF_BOX, half, load_boxes  # noqa: E402
 from vision.facenet import face_crops  # noqa: E402
 
-PHOTOS = ROOT.parent / "shared" / "photos"
+PHOTOS = Path(shared_photos.PHOTOS)
 
 
 def _in_fold(name: str, fold: int | None) -> bool:
