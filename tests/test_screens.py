@@ -25,10 +25,15 @@ def _report(stdout):
 @pytest.mark.parametrize("size,lang", [("800x480", "de"), ("1024x600", "fr"), ("1280x720", "it")])
 def test_snapshot_renders_every_screen(tmp_path, size, lang):
     out = tmp_path / "shots"
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
     p = subprocess.run([sys.executable, "-m", "companion.cli", "snapshot", "--size", size, "--lang", lang, str(out)],
-                       capture_output=True, text=True, env=dict(ENV, KIVY_HOME=str(tmp_path / "kivy")), timeout=300)
+                       capture_output=True, text=True, env=dict(ENV, KIVY_HOME=str(tmp_path / "kivy"), TMPDIR=str(tmp)),
+                       timeout=300)
     rep = _report(p.stdout)
     assert p.returncode == 0 and "error" not in rep, (rep, p.stderr[-3000:])
+    # The demo game's store and frames are removed when the screens are saved.
+    assert not list(tmp.glob("companion-snapshot-*"))
     from ui.snapshot import SCREENS
 
     w, h = (int(v) for v in size.split("x"))

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 import tempfile
 
@@ -189,6 +190,14 @@ def snapshot(size: tuple[int, int], lang: str, outdir: str) -> dict:
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
     os.makedirs(outdir, exist_ok=True)
     data = tempfile.mkdtemp(prefix="companion-snapshot-")
+    try:
+        return _snapshot_in(size, lang, outdir, data)
+    finally:
+        shutil.rmtree(data, ignore_errors=True)  # the demo game's store and frames are not kept
+
+
+def _snapshot_in(size: tuple[int, int], lang: str, outdir: str, data: str) -> dict:
+    """:func:`snapshot` with its demo game kept in the folder ``data``."""
     os.environ.setdefault("KIVY_HOME", os.path.join(data, ".kivy"))
     from gpiozero.pins.mock import MockFactory
 
