@@ -77,6 +77,29 @@ def test_bad_weights_are_refused_with_a_clear_error(tmp_path):
         FaceNet.load(tmp_path / "none.npz")
 
 
+def test_the_network_takes_its_layer_sizes_from_the_weights():
+    """Weights of any widths (``training/train_face_net.py --widths``) run: three
+    convolutions with ReLU and pooling, flattened channels first, a dense layer, scores."""
+    rng = np.random.default_rng(5)
+    widths = (4, 8, 12, 10)
+    shapes = {"c1": (widths[0], 3, 3, 3), "c2": (widths[1], widths[0], 3, 3), "c3": (widths[2], widths[1], 3, 3),
+              "fc": (widths[3], widths[2] * 4 * 4), "out": (7, widths[3])}
+    weights = {}
+    for name, shape in shapes.items():
+        weights[f"{name}.weight"] = rng.normal(0, 0.3, shape).astype(np.float32)
+        weights[f"{name}.bias"] = rng.normal(0, 0.1, shape[0]).astype(np.float32)
+    x = rng.normal(size=(3, 32, 32, 3)).astype(np.float32)
+    want = x
+    for name in ("c1", "c2", "c3"):
+        want = _direct_conv_relu_pool(want, weights[f"{name}.weight"], weights[f"{name}.bias"])
+    want = want.transpose(0, 3, 1, 2).reshape(3, -1)
+    want = np.maximum(want @ weights["fc.weight"].T + weights["fc.bias"], 0) @ weights["out.weight"].T
+    want += weights["out.bias"]
+    got = FaceNet(weights).logits(x)
+    assert got.shape == (3, 7)
+    np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-3)
+
+
 def test_the_shipped_weights_are_small_and_read_mock_dice():
     assert facenet.WEIGHTS.stat().st_size <= 5_000_000
     net = FaceNet.load()

@@ -228,18 +228,19 @@ def _jitter(xb, torch):
     return torch.nn.functional.grid_sample(xb, grid, padding_mode="border", align_corners=False)
 
 
-def train(x, y, *, epochs, seed, start=None, lr=3e-3, vary=False):
+def train(x, y, *, epochs, seed, start=None, lr=3e-3, vary=False, widths=WIDTHS):
     """Train the network on crops ``x`` (``N×32×32×3`` float32) with labels ``y`` (0 no die, 1-6).
 
     ``start``: weights to go on from (a mining round), else a fresh network. ``lr``: the one-cycle
     schedule's peak learning rate. ``vary``: each batch's channels scaled apart and its crops turned,
-    scaled and moved a little (:func:`_jitter`) as they are drawn. Returns the weights as NumPy
+    scaled and moved a little (:func:`_jitter`) as they are drawn. ``widths``: channels of the three
+    convolution layers and the dense layer (:data:`WIDTHS`). Returns the weights as NumPy
     arrays, checked against the NumPy forward pass of :class:`vision.facenet.FaceNet`."""
     import torch
     from torch import nn
     torch.manual_seed(seed)
     torch.set_num_threads(int(os.environ.get("TRAIN_THREADS", "2")))
-    c1, c2, c3, fc = WIDTHS
+    c1, c2, c3, fc = widths
 
     class Net(nn.Module):
         def __init__(self):
@@ -319,6 +320,8 @@ def main(argv=None):
                    help="the mixed renders' die sides, px (session 15's trial: 20 40)")
     p.add_argument("--vary", action="store_true",
                    help="vary each batch as it is drawn: channels scaled apart, crops turned, scaled and moved")
+    p.add_argument("--widths", type=int, nargs=4, default=WIDTHS, metavar=("C1", "C2", "C3", "FC"),
+                   help="channels of the three convolution layers and the dense layer")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--mining", type=int, default=2,
                    help="rounds of training on with the places the network took for dice wrongly")
@@ -326,7 +329,7 @@ def main(argv=None):
     import cv2
     cv2.setNumThreads(1)
     x, y, scenes = build(a.fold, a.mock, a.seed, a.mixed, tuple(a.mixed_sides))
-    weights = train(x, y, epochs=a.epochs, seed=a.seed, vary=a.vary)
+    weights = train(x, y, epochs=a.epochs, seed=a.seed, vary=a.vary, widths=tuple(a.widths))
     for r in range(a.mining):
         hard = mine(weights, scenes, np.random.default_rng(a.seed + 1 + r))
         print(f"mining round {r + 1}: {len(hard)} crops of things taken for dice", flush=True)
@@ -334,7 +337,8 @@ def main(argv=None):
             break
         x = np.concatenate([x, np.stack(hard).astype(np.float32)])
         y = np.concatenate([y, np.zeros(len(hard), np.int64)])
-        weights = train(x, y, epochs=a.mining_epochs, seed=a.seed, start=weights, lr=1e-3, vary=a.vary)
+        weights = train(x, y, epochs=a.mining_epochs, seed=a.seed, start=weights, lr=1e-3, vary=a.vary,
+                        widths=tuple(a.widths))
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(a.out, **weights)
     print("wrote", a.out, f"({Path(a.out).stat().st_size / 1e6:.2f} MB)")
