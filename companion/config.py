@@ -80,6 +80,7 @@ def load_config(path: str | None = None) -> dict:
     if not os.path.exists(path):
         if explicit:
             raise ConfigError(f"{path}: no such config file")
+        cfg["app"]["data_dir"] = os.path.expanduser(cfg["app"]["data_dir"])
         return cfg
     try:
         with open(path, "rb") as f:

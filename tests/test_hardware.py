@@ -179,6 +179,18 @@ def test_open_camera_choices(tmp_path):
         assert isinstance(open_camera({"source": "auto"}), MockCamera)
 
 
+def test_without_a_config_file_the_data_lives_in_the_home_folder(tmp_path, monkeypatch):
+    """A fresh machine has no config file: the game's data goes to
+    ``~/.local/share/dice-companion`` in the user's home, not to a folder named ``~``."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("DICE_COMPANION_CONFIG", str(tmp_path / "none.toml"))
+    cfg = load_config()
+    assert cfg["app"]["data_dir"] == str(tmp_path / ".local" / "share" / "dice-companion")
+    p = tmp_path / "c.toml"
+    p.write_text('[app]\ndata_dir = "~/games"\n')
+    assert load_config(str(p))["app"]["data_dir"] == str(tmp_path / "games")
+
+
 def test_config_file(tmp_path):
     p = tmp_path / "c.toml"
     p.write_text('[gpio]\nstop_pin = 17\ndebounce = 1\n[camera]\nsource = "mock"\n')
