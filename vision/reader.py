@@ -1420,9 +1420,11 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
     spread = _spread_fit(pips, (cx, cy), side)
     layout = _layout_fit(_face_coords(cnt, rect, pips))
     # A two, three or four whose free layout places show no pip (see
-    # :func:`_free_places_empty`) is no part of a three, five or six.
-    marked = 2 <= len(pips) <= 4 and layout < 1.0 and not _free_places_empty(pips, pip_mask, side, ang, rect)
-    whole = 2 <= len(pips) <= 4 and layout < 1.0 and not marked
+    # :func:`_free_places_empty`) is no part of a three, five or six; one
+    # whose free places show a pip-like mark may be (MORE_PIPS).
+    loose = 2 <= len(pips) <= 4 and layout < 1.0
+    whole = loose and _free_places_empty(pips, pip_mask, side, ang, rect)
+    marked = loose and not whole
     if len(pips) == 2 and whole:
         layout = max(layout, 0.9)  # a whole two, its outline aside
     if len(pips) >= 3:
