@@ -77,19 +77,17 @@ def load_config(path: str | None = None) -> dict:
     explicit = path is not None
     path = path or default_path()
     cfg = copy.deepcopy(DEFAULTS)
-    if not os.path.exists(path):
-        if explicit:
-            raise ConfigError(f"{path}: no such config file")
-        cfg["app"]["data_dir"] = os.path.expanduser(cfg["app"]["data_dir"])
-        return cfg
-    try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{path}: not valid TOML: {e}") from None
-    except OSError as e:
-        raise ConfigError(f"{path}: cannot read: {e}") from None
-    merge(cfg, data, path)
+    if os.path.exists(path):
+        try:
+            with open(path, "rb") as f:
+                data = tomllib.load(f)
+        except tomllib.TOMLDecodeError as e:
+            raise ConfigError(f"{path}: not valid TOML: {e}") from None
+        except OSError as e:
+            raise ConfigError(f"{path}: cannot read: {e}") from None
+        merge(cfg, data, path)
+    elif explicit:
+        raise ConfigError(f"{path}: no such config file")
     cfg["app"]["data_dir"] = os.path.expanduser(cfg["app"]["data_dir"])
     return cfg
 
