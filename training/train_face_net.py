@@ -34,11 +34,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks import shared_photos  # noqa: E402
 from benchmarks.shared_photos import FACE_OF_BOX, half, load_boxes  # noqa: E402
+from benchmarks.shared_photos import PHOTOS as SHARED_PHOTOS  # noqa: E402
 from vision.facenet import face_crops  # noqa: E402
 
-PHOTOS = Path(shared_photos.PHOTOS)
+PHOTOS = Path(SHARED_PHOTOS)
 
 
 def _in_fold(name: str, fold: int | None) -> bool:
@@ -328,8 +328,9 @@ def main(argv=None):
     a = p.parse_args(argv)
     import cv2
     cv2.setNumThreads(1)
+    widths = tuple(a.widths)
     x, y, scenes = build(a.fold, a.mock, a.seed, a.mixed, tuple(a.mixed_sides))
-    weights = train(x, y, epochs=a.epochs, seed=a.seed, vary=a.vary, widths=tuple(a.widths))
+    weights = train(x, y, epochs=a.epochs, seed=a.seed, vary=a.vary, widths=widths)
     for r in range(a.mining):
         hard = mine(weights, scenes, np.random.default_rng(a.seed + 1 + r))
         print(f"mining round {r + 1}: {len(hard)} crops of things taken for dice", flush=True)
@@ -338,7 +339,7 @@ def main(argv=None):
         x = np.concatenate([x, np.stack(hard).astype(np.float32)])
         y = np.concatenate([y, np.zeros(len(hard), np.int64)])
         weights = train(x, y, epochs=a.mining_epochs, seed=a.seed, start=weights, lr=1e-3, vary=a.vary,
-                        widths=tuple(a.widths))
+                        widths=widths)
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(a.out, **weights)
     print("wrote", a.out, f"({Path(a.out).stat().st_size / 1e6:.2f} MB)")
