@@ -199,11 +199,13 @@ def test_a_weak_die_with_a_rival_reading_is_not_confirmed_by_the_classifier(monk
 def _net_by_size(by_side):
     """A stand-in for the learned classifier whose probabilities (7 numbers:
     no die, then 1-6) depend only on the side it looks at: ``by_side`` maps a
-    side (px) to them."""
+    side (px) to them; at any other side it is sure of a die but of no value
+    (all six alike)."""
+    undecided = np.array([0.001] + [0.999 / 6] * 6)
 
     class BySize:
         def classify(self, image, centers, side, turns=False):
-            return np.array([by_side[round(side)] for _ in centers], np.float64)
+            return np.array([by_side.get(round(side), undecided) for _ in centers], np.float64)
 
     return BySize
 
@@ -254,6 +256,32 @@ def test_the_classifiers_look_at_the_median_size_overrules_a_weak_die(monkeypatc
     (got,), changed, _ = _rejudge(image, [two], 60.0, ReaderConfig(), 0, 0)
     assert (got.value, changed, got.pips) == (3, 1, ())
     assert got.confidence <= LEARNED_MOST
+
+
+def test_a_weak_dies_value_comes_from_the_classifiers_surest_look(monkeypatch):
+    """A two whose classical outline was one pip (read as a weak one, 60 px,
+    the median side): the classifier is unsure at 60 px (0.6 a one) but 0.99
+    sure of a two at 1.2 times the side (72 px, the whole face), so the die
+    becomes a two, still weak. Its look at 1.4 times (84 px), sure there is no
+    die, neither leaves the die out nor wins: leaving a die out takes the look
+    at the side searched."""
+    from vision import facenet
+    from vision.reader import LEARNED_MOST, REJUDGE_SIDES, ReaderConfig, _rejudge
+
+    assert REJUDGE_SIDES == (1.0, 1.2, 1.4)
+    corners = ((70, 70), (130, 70), (130, 130), (70, 130))
+    one = Die(1, (100, 100), 60, corners, 0.7, ((100, 100),))
+    no_die = np.array([0.995] + [0.001] * 6)
+    image = np.full((200, 200, 3), 200, np.uint8)
+    monkeypatch.setattr(facenet, "_default_net", _net_by_size({60: _sure_of(1, 0.6), 72: _sure_of(2, 0.99),
+                                                               84: no_die}))
+    (got,), changed, gone = _rejudge(image, [one], 60.0, ReaderConfig(), 0, 0)
+    assert (got.value, changed, gone, got.pips) == (2, 1, 0, ())
+    assert got.confidence <= LEARNED_MOST
+    # Unsure at every side: the classical one stands.
+    monkeypatch.setattr(facenet, "_default_net", _net_by_size({60: _sure_of(1, 0.6), 72: _sure_of(2, 0.8)}))
+    (got,), changed, gone = _rejudge(image, [one], 60.0, ReaderConfig(), 0, 0)
+    assert (got.value, got.confidence, changed, gone) == (1, 0.7, 0, 0)
 
 
 def test_the_same_picture_always_reads_the_same():
