@@ -557,7 +557,8 @@ def _rejudge(image: np.ndarray, dice: list[Die], side: float, config: ReaderConf
     looks = np.stack([net.classify(image, at, side * k, turns=True) for k in sides])  # sides×N×7
     probs = looks[sides.index(1.0)]
     # Each look's sureness: of a die, and of its likeliest value among the six.
-    sureness = np.minimum(1.0 - looks[..., 0], looks[..., 1:].max(axis=2) / looks[..., 1:].sum(axis=2))
+    values = looks[..., 1:]
+    sureness = np.minimum(1.0 - looks[..., 0], values.max(axis=2) / np.maximum(values.sum(axis=2), 1e-9))
     surest = looks[sureness.argmax(axis=0), np.arange(len(weak))]
     out, changed = list(dice), 0
     gone = set()
@@ -568,7 +569,7 @@ def _rejudge(image: np.ndarray, dice: list[Die], side: float, config: ReaderConf
             gone.add(i)
         elif sure >= (REJUDGE_SURE if d.confidence >= 0.5 else REJUDGE_FAINT) and value != d.value:
             # The classical pips belong to the old value: dropped.
-            share = float(q[1:].max() / q[1:].sum())
+            share = float(q[1:].max() / max(float(q[1:].sum()), 1e-9))
             out[i] = replace(d, value=value, pips=(), confidence=round(
                 min(LEARNED_MOST, d.confidence, share * (1.0 - float(q[0]))), 3))
             changed += 1
