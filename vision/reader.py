@@ -556,22 +556,23 @@ def _rejudge(image: np.ndarray, dice: list[Die], side: float, config: ReaderConf
     at = [(dice[i].center[0] - ox, dice[i].center[1] - oy) for i in weak]
     looks = np.stack([net.classify(image, at, side * k, turns=True) for k in sides])  # sides×N×7
     probs = looks[sides.index(1.0)]
-    # Each look's sureness: of a die, and of its likeliest value among the six.
+    # Each look's sureness: of a die, and of its likeliest value among the six (that value's share).
     values = looks[..., 1:]
-    sureness = np.minimum(1.0 - looks[..., 0], values.max(axis=2) / np.maximum(values.sum(axis=2), 1e-9))
-    surest = looks[sureness.argmax(axis=0), np.arange(len(weak))]
+    shares = values.max(axis=2) / np.maximum(values.sum(axis=2), 1e-9)
+    sureness = np.minimum(1.0 - looks[..., 0], shares)
+    best = sureness.argmax(axis=0)
+    n = np.arange(len(weak))
     out, changed = list(dice), 0
     gone = set()
-    for i, p, q, sure in zip(weak, probs, surest, sureness.max(axis=0)):
+    for i, p, q, sure, share in zip(weak, probs, looks[best, n], sureness[best, n], shares[best, n]):
         d = dice[i]
         value = int(q[1:].argmax()) + 1
         if p[0] >= NO_DIE_SURE:
             gone.add(i)
         elif sure >= (REJUDGE_SURE if d.confidence >= 0.5 else REJUDGE_FAINT) and value != d.value:
             # The classical pips belong to the old value: dropped.
-            share = float(q[1:].max() / max(float(q[1:].sum()), 1e-9))
             out[i] = replace(d, value=value, pips=(), confidence=round(
-                min(LEARNED_MOST, d.confidence, share * (1.0 - float(q[0]))), 3))
+                min(LEARNED_MOST, d.confidence, float(share) * (1.0 - float(q[0]))), 3))
             changed += 1
         elif (int(p[1:].argmax()) + 1 == d.value and d.slant >= SIDE_SLANT and not d.doubts
               and _clear_of_edge(d.center[0] - ox, d.center[1] - oy, d.size, w, h)):
