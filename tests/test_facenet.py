@@ -345,6 +345,24 @@ def test_a_die_the_classifier_finds_at_the_picture_edge_is_no_part_of_the_throw(
     assert sorted(d.value for d in found) == [3, 5]
 
 
+@pytest.mark.parametrize("at, kept", [(1.0, True), (1.5, False)])
+def test_the_edge_check_uses_the_side_a_found_die_was_read_at(monkeypatch, classical_misses_a_die, at, kept):
+    """A die the classifier read at ``at`` times the side searched (``FIND_SIDES``), 0.7 side from the
+    picture's left edge: at the side itself it lies wholly in the picture; at 1.5 times it, its face
+    (0.6 of 1.5 sides = 0.9 side either way) reaches past the edge, and it is left out."""
+    from vision import reader
+
+    img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
+    h = img.shape[0]
+
+    def finds(image, side, **k):
+        return [(0.7 * side, h / 2, 5, 0.99, at * side)]
+
+    monkeypatch.setattr(facenet, "find_dice", finds)
+    found = [d for d in read_throw(img, expect=3).dice if d.confidence <= reader.LEARNED_MOST]
+    assert [d.value for d in found] == ([5] if kept else [])
+
+
 @pytest.mark.parametrize("larger, searched", [(1.3, 2), (1.7, 3), (2.5, 3)])
 def test_a_read_short_of_the_dice_thrown_looks_for_larger_dice_too(monkeypatch, classical_misses_a_die,
                                                                     larger, searched):

@@ -648,8 +648,8 @@ def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int
     ``(ox, oy)`` in the input; ``poly`` the area's polygon in input pixels, or
     None. Returned dice are squares as wide as the side each was read at, with
     confidence at most :data:`LEARNED_MOST`. Without an area the picture's
-    edge cuts dice, and a die found within 0.6 side of it (:func:`_clear_of_edge`)
-    is no die wholly in the picture, so no part of the throw read (as with
+    edge cuts dice, and a die found within 0.6 of the side it was read at of
+    it (:func:`_clear_of_edge`) is no die wholly in the picture, so no part of the throw read (as with
     the classical passes)."""
     from vision.facenet import find_dice
 
@@ -661,7 +661,7 @@ def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int
     taken = [(d.center[0] - ox, d.center[1] - oy) for d in dice]
     out = []
     for x, y, v, p, at in find_dice(image, side, taken=taken, mask=mask):
-        if poly is None and not _clear_of_edge(x, y, side, w, h):
+        if poly is None and not _clear_of_edge(x, y, at, w, h):
             continue
         cx, cy, r = x + ox, y + oy, at / 2
         out.append(Die(value=v, center=(cx, cy), size=at,
