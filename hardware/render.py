@@ -3,8 +3,10 @@
 The renderer draws a tray seen from above: a background with a lighting
 gradient, dice with rounded faces, a darker side face and a soft shadow, each
 rotated at random, white dice with dark pips or coloured dice with light pips,
-optionally touching, then a mild perspective tilt, sensor noise, and a few
-pip-like specks on the tray that are not dice. The true values and centres are
+optionally touching (and, when a style asks for them, marbled or translucent
+smoky dice and dice leaning to show a side face's pips), then a mild
+perspective tilt, sensor noise, and a few pip-like specks on the tray that are
+not dice. The true values and centres are
 returned with the frame.
 
 Example::
@@ -26,7 +28,7 @@ import numpy as np
 from vision.reader import PIP_LAYOUT  # the one standard layout, shared with the reader
 
 __all__ = ["RenderedDie", "RenderStyle", "render_throw", "render_empty", "PIP_LAYOUT", "TrayScene", "PlacedDie",
-           "MIXED_SET"]
+           "MIXED_SET", "SMOKY_SET"]
 
 # (body BGR, pip BGR) pairs: white dice with black pips, coloured dice with light pips.
 _WHITE = ((232, 238, 240), (25, 25, 25))
@@ -56,6 +58,20 @@ MIXED_SET = (
     ((232, 238, 240), (25, 25, 25)),  # white, black pips
 )
 
+#: The ``(body BGR, pip BGR)`` pairs of smoky dice (:attr:`RenderStyle.smoky`): translucent grey,
+#: brown and near-black bodies with red pips, the dice the many-colours photos hold most of and the
+#: face classifier read worst (training/README.md, session 20).
+SMOKY_SET = (
+    ((72, 68, 76), (55, 45, 200)),  # smoky grey
+    ((58, 58, 82), (60, 50, 210)),  # smoky brown
+    ((46, 43, 50), (50, 40, 190)),  # smoky black
+    ((95, 70, 60), (60, 50, 205)),  # smoky blue-grey
+    ((190, 115, 35), (60, 50, 205)),  # bright blue swirled with black (see SWIRLED)
+)
+
+#: The bodies of :data:`SMOKY_SET` swirled with near-black veins, as the photos' blue dice are.
+SWIRLED = ((190, 115, 35),)
+
 
 @dataclass(frozen=True)
 class RenderedDie:
@@ -80,7 +96,12 @@ class RenderStyle:
     yellow dice; :data:`MIXED_SET` for a mixed set). ``marbled``: share of
     dice 0-1 whose faces carry lighter veins, as marbled dice do (in
     :func:`render_throw`'s frames; a :class:`TrayScene` draws its dice anew
-    each frame, and fresh veins would look like motion).
+    each frame, and fresh veins would look like motion). ``smoky``: share of
+    dice 0-1 drawn as translucent smoky dice of :data:`SMOKY_SET` (mottled
+    body, lighter rim, soft red pips, the hidden face's pips faintly showing
+    through, sometimes a glint of light). ``side_faces``: share of dice 0-1
+    leaning so that one side face shows, with its own pips (only the top face
+    counts). Both only in :func:`render_throw`'s frames, as ``marbled``.
     """
 
     size: tuple[int, int] = (820, 616)
@@ -94,6 +115,8 @@ class RenderStyle:
     specks: int = 4
     palette: tuple | None = None
     marbled: float = 0.0
+    smoky: float = 0.0
+    side_faces: float = 0.0
 
 
 def _colours(rng: np.random.Generator, share: float, palette) -> tuple:
@@ -153,7 +176,8 @@ def _place(rng: np.random.Generator, n: int, style: RenderStyle) -> list[tuple[f
 
 
 def _draw_die(img: np.ndarray, value: int, cx: float, cy: float, ang: float, s: float,
-              body, pip, rng: np.random.Generator, *, marbled: bool = False) -> None:
+              body, pip, rng: np.random.Generator, *, marbled: bool = False, smoky: bool = False,
+              lean: bool = False) -> None:
     ss = 8  # sub-pixel drawing shift
     f = 1 << ss
 
@@ -180,19 +204,104 @@ def _draw_die(img: np.ndarray, value: int, cx: float, cy: float, ang: float, s: 
     cv2.fillPoly(img, [pts(shadow)], tuple(c * 0.55 for c in img[int(cy) % img.shape[0], int(cx) % img.shape[1]].tolist()), cv2.LINE_AA, ss)
     side = [(x + sx * 0.5, y + sy * 0.5) for x, y in outline]
     cv2.fillPoly(img, [pts(side)], tuple(c * 0.7 for c in body), cv2.LINE_AA, ss)
+    if lean:
+        _side_face(img, value, to_img, s, body, pip, rng)
     shade = rng.uniform(0.9, 1.05)
     cv2.fillPoly(img, [pts(outline)], tuple(min(255.0, c * shade) for c in body), cv2.LINE_AA, ss)
     if marbled:
         _marble(img, outline, body, rng)
+    if smoky:
+        _smoky_face(img, value, outline, to_img, s, body, pip, rng)
+        return
     pr = s * 0.085
     for u, v in PIP_LAYOUT[value]:
         px, py = to_img(u * s * 0.25, v * s * 0.25)
         cv2.circle(img, (round(px * f), round(py * f)), round(pr * f), pip, -1, cv2.LINE_AA, ss)
 
 
-def _marble(img: np.ndarray, outline, body, rng: np.random.Generator) -> None:
-    """Lighter veins over the face inside ``outline`` (``(x, y)`` px): where a smooth random field
-    crosses zero, the face is blended towards a lighter tint of ``body``."""
+def _side_face(img: np.ndarray, value: int, to_img, s: float, body, pip, rng: np.random.Generator) -> None:
+    """A side face beside the top face, as a leaning die shows it: a strip 0.15-0.35 side wide along one
+    edge, darker than the body, with the pips of a face next to ``value`` squeezed across the strip.
+    ``to_img(u, v)``: die coordinates (px from the top face's centre) to image ``(x, y)`` px."""
+    half = s / 2
+    wide = s * rng.uniform(0.15, 0.35)
+    turn = int(rng.integers(4))  # which edge: the strip lies along +u, +v, -u or -v
+
+    def at(across, along):  # across: 0 at the top face's edge, 1 at the strip's far edge
+        d = half + across * wide
+        u, v = ((d, along), (along, d), (-d, along), (along, -d))[turn]
+        return to_img(u, v)
+
+    strip = np.array([at(0, -half), at(0, half), at(1, half * 0.9), at(1, -half * 0.9)], np.float32)
+    cv2.fillPoly(img, [np.round(strip * 256).astype(np.int32)], tuple(c * rng.uniform(0.55, 0.85) for c in body),
+                 cv2.LINE_AA, 8)
+    side_value = int(rng.choice([k for k in range(1, 7) if k not in (value, 7 - value)]))
+    x0, y0 = at(0, 0)
+    x1, y1 = at(1, 0)
+    ang = math.degrees(math.atan2(y1 - y0, x1 - x0))
+    pr = s * 0.085
+    for a, b in PIP_LAYOUT[side_value]:
+        cx, cy = at(0.5 + a * 0.25, b * s * 0.25)
+        cv2.ellipse(img, (round(cx * 256), round(cy * 256)), (max(64, round(pr * wide / s * 256)), round(pr * 256)),
+                    ang, 0, 360, pip, -1, cv2.LINE_AA, 8)
+
+
+def _smoky_face(img: np.ndarray, value: int, outline, to_img, s: float, body, pip,
+                rng: np.random.Generator) -> None:
+    """The top face of a translucent smoky die inside ``outline`` (``(x, y)`` px), drawn over its plain
+    body: mottled, a lighter rim, the hidden face's pips (``7 - value``) faint and shifted as seen through
+    the body, soft red pips of ``value`` 0.9-1.25 times the usual size, and sometimes a glint of light."""
+    h, w = img.shape[:2]
+    xy = np.array(outline)
+    x0, y0 = np.maximum(np.floor(xy.min(axis=0)).astype(int) - 2, 0)
+    x1, y1 = np.minimum(np.ceil(xy.max(axis=0)).astype(int) + 3, (w, h))
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return
+    if tuple(body) in SWIRLED:
+        _marble(img, outline, body, rng, tint=(30, 25, 28), width=1.5)
+    patch = img[y0:y1, x0:x1]
+    face = np.zeros(patch.shape[:2], np.float32)
+    cv2.fillPoly(face, [np.round(xy - (x0, y0)).astype(np.int32)], 1.0, cv2.LINE_AA)
+    # Mottling: a smooth field darkens and lightens the body by up to a quarter.
+    field = rng.normal(0, 1, (max(2, (y1 - y0) // 6), max(2, (x1 - x0) // 6))).astype(np.float32)
+    field = cv2.resize(cv2.GaussianBlur(field, (0, 0), 1.0), (x1 - x0, y1 - y0), interpolation=cv2.INTER_CUBIC)
+    patch *= (1.0 + 0.25 * np.clip(field, -1.5, 1.5) * face)[..., None]
+    # A lighter rim, where the bevel catches the light.
+    rim = np.zeros_like(face)
+    cv2.polylines(rim, [np.round(xy - (x0, y0)).astype(np.int32)], True, 1.0, max(1, round(s * 0.05)), cv2.LINE_AA)
+    rim = cv2.GaussianBlur(rim, (0, 0), max(0.5, s * 0.02)) * face * rng.uniform(0.3, 0.7)
+    light = np.minimum(np.asarray(body, np.float32) * 1.8 + 40.0, 255.0)
+    patch += (light - patch) * rim[..., None]
+
+    def pips(layout_value, radius, shift, mirror):
+        m = np.zeros_like(face)
+        for u, v in PIP_LAYOUT[layout_value]:
+            px, py = to_img((-u if mirror else u) * s * 0.25 + shift[0], v * s * 0.25 + shift[1])
+            cv2.circle(m, (round((px - x0) * 16), round((py - y0) * 16)), round(radius * 16), 1.0, -1, cv2.LINE_AA, 4)
+        return m
+
+    # The hidden face's pips, seen through the body: faint, larger, blurred, shifted.
+    ghost = pips(7 - value, s * 0.1, rng.uniform(-0.08, 0.08, 2) * s, True)
+    ghost = cv2.GaussianBlur(ghost, (0, 0), max(0.7, s * 0.04)) * face * rng.uniform(0.15, 0.4)
+    patch += (np.asarray(pip, np.float32) - patch) * ghost[..., None]
+    top = pips(value, s * 0.085 * rng.uniform(0.9, 1.25), (0.0, 0.0), False)
+    top = cv2.GaussianBlur(top, (0, 0), max(0.5, s * rng.uniform(0.01, 0.03)))
+    tint = np.asarray(pip, np.float32) * rng.uniform(0.75, 1.0)
+    patch += (tint - patch) * top[..., None]
+    if rng.random() < 0.5:  # a glint: a short bright streak
+        glint = np.zeros_like(face)
+        gx, gy = to_img(*(rng.uniform(-0.35, 0.35, 2) * s))
+        cv2.ellipse(glint, (round((gx - x0) * 16), round((gy - y0) * 16)),
+                    (round(s * rng.uniform(0.06, 0.14) * 16), round(s * 0.025 * 16) + 8),
+                    float(rng.uniform(0, 180)), 0, 360, 1.0, -1, cv2.LINE_AA, 4)
+        glint = cv2.GaussianBlur(glint, (0, 0), 0.6) * face * rng.uniform(0.5, 0.9)
+        patch += (235.0 - patch) * glint[..., None]
+
+
+def _marble(img: np.ndarray, outline, body, rng: np.random.Generator, *, tint=None, width: float = 0.5) -> None:
+    """Veins over the face inside ``outline`` (``(x, y)`` px): where a smooth random field crosses
+    zero, the face is blended towards ``tint`` (BGR; ``None``: a lighter tint of ``body``). ``width``:
+    how broad the veins are, in the field's standard deviations."""
     h, w = img.shape[:2]
     xy = np.array(outline)
     x0, y0 = np.maximum(np.floor(xy.min(axis=0)).astype(int), 0)
@@ -203,8 +312,10 @@ def _marble(img: np.ndarray, outline, body, rng: np.random.Generator) -> None:
     cv2.fillPoly(mask, [np.round(xy - (x0, y0)).astype(np.int32)], 1.0)
     field = rng.normal(0, 1, (max(2, (y1 - y0) // 4), max(2, (x1 - x0) // 4))).astype(np.float32)
     field = cv2.resize(cv2.GaussianBlur(field, (0, 0), 0.8), (x1 - x0, y1 - y0), interpolation=cv2.INTER_CUBIC)
-    veins = np.clip(1.0 - np.abs(field) / (field.std() * 0.5 + 1e-6), 0.0, 1.0) * mask * rng.uniform(0.4, 0.8)
-    tint = np.minimum(np.asarray(body, np.float32) * rng.uniform(1.6, 2.6) + 30.0, 255.0)
+    veins = np.clip(1.0 - np.abs(field) / (field.std() * width + 1e-6), 0.0, 1.0) * mask * rng.uniform(0.4, 0.8)
+    if tint is None:
+        tint = np.minimum(np.asarray(body, np.float32) * rng.uniform(1.6, 2.6) + 30.0, 255.0)
+    tint = np.asarray(tint, np.float32)
     patch = img[y0:y1, x0:x1]
     patch += (tint - patch) * veins[..., None]
 
@@ -259,7 +370,11 @@ def render_throw(values, *, seed: int | None = None, style: RenderStyle = Render
         body, pip = _colours(rng, style.coloured, style.palette)
         # (No draw for marbling unless asked for, so the default style's frames stay as they were.)
         marbled = style.marbled > 0 and rng.random() < style.marbled
-        _draw_die(img, v, x, y, ang, size, body, pip, rng, marbled=marbled)
+        smoky = style.smoky > 0 and rng.random() < style.smoky
+        if smoky:
+            body, pip = SMOKY_SET[rng.integers(len(SMOKY_SET))]
+        lean = style.side_faces > 0 and rng.random() < style.side_faces
+        _draw_die(img, v, x, y, ang, size, body, pip, rng, marbled=marbled, smoky=smoky, lean=lean)
         truth.append(RenderedDie(v, (x, y), size))
     # Pip-like specks on the tray, away from the dice.
     for x, y, _ in spots[len(values):]:

@@ -6,6 +6,7 @@ import time
 import cv2
 import numpy as np
 import pytest
+from dataclasses import replace
 from gpiozero.pins.mock import MockFactory
 
 from companion.config import ConfigError, load_config
@@ -138,6 +139,41 @@ def test_marbled_dice_have_lighter_veins_on_their_faces():
 
     assert lighter(bare_faces(0.0)) == 0.0
     assert lighter(bare_faces(1.0)) > 0.05
+
+
+def _red_blobs(frame, die, near, far):
+    """Centres of the red blobs (red well above green) of ``frame`` between ``near`` and ``far`` die
+    sides from ``die``'s centre, as distances from it in sides."""
+    x, y = die.center
+    yy, xx = np.mgrid[:frame.shape[0], :frame.shape[1]]
+    dist = np.hypot(xx - x, yy - y) / die.size
+    red = (frame[..., 2].astype(int) - frame[..., 1] > 100) & (dist >= near) & (dist < far)
+    n, _, stats, centres = cv2.connectedComponentsWithStats(red.astype(np.uint8))
+    return [float(np.hypot(cx - x, cy - y) / die.size) for (cx, cy), st in zip(centres[1:], stats[1:])
+            if st[cv2.CC_STAT_AREA] >= 3]
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+def test_a_smoky_dies_top_face_shows_its_value_and_the_hidden_pips_only_faintly(value):
+    # A smoky die also shows the opposite face's pips (7 - value) through its body, and sometimes a
+    # glint: fainter than its own pips, so the red pips standing out on the top face are the value's.
+    style = RenderStyle(die_size=44, smoky=1.0, tilt=0.0, touching=0.0, specks=0, noise=1, gradient=0,
+                        tray=(200, 200, 200))
+    for seed in range(4):
+        frame, (die,) = render_throw([value], seed=seed, style=style)
+        assert len(_red_blobs(frame, die, 0, 0.5)) == value
+
+
+def test_a_leaning_die_shows_a_side_faces_pips_beyond_its_top_face():
+    style = RenderStyle(die_size=44, coloured=1.0, palette=(((60, 60, 62), (50, 45, 205)),), side_faces=1.0,
+                        tilt=0.0, touching=0.0, specks=0, noise=1, gradient=0, tray=(200, 200, 200))
+    upright = replace(style, side_faces=0.0)
+    for seed in range(4):
+        frame, (die,) = render_throw([5], seed=seed, style=style)
+        assert len(_red_blobs(frame, die, 0, 0.5)) == 5  # the top face is untouched
+        assert _red_blobs(frame, die, 0.5, 1.0)  # a side face's pips, beside it
+        flat, (same,) = render_throw([5], seed=seed, style=upright)
+        assert not _red_blobs(flat, same, 0.5, 1.0)
 
 
 def test_render_rejects_bad_values():
