@@ -2,6 +2,7 @@
 
 import math
 
+import cv2
 import numpy as np
 import pytest
 
@@ -288,6 +289,7 @@ def test_a_weak_reading_the_classifier_takes_for_no_die_is_left_out(monkeypatch,
 
     first = min(truth, key=lambda d: d.center)
     at = (first.center[0], first.center[1] + 2 * first.size)
+    cv2.circle(img, (round(at[0]), round(at[1])), round(0.08 * first.size), (20, 20, 20), -1, cv2.LINE_AA)  # the speck
 
     def with_a_speck(*a, **k):
         dice, unexplained, foreign, side, lab = real(*a, **k)
@@ -324,6 +326,13 @@ def test_a_face_seen_at_a_slant_needs_the_classifiers_surest_agreement(monkeypat
     assert r.sure is sure
 
 
+def _marks(img, places, side):
+    """A pip-like dark mark (0.085 side across) at each of ``places`` ``(x, y)`` px of ``img``, in place: where
+    a stand-in search says it found a die, the picture shows a mark, as any die's face does."""
+    for x, y in places:
+        cv2.circle(img, (round(x), round(y)), max(2, round(0.085 * side)), (20, 20, 20), -1, cv2.LINE_AA)
+
+
 def test_a_die_the_classifier_finds_at_the_picture_edge_is_no_part_of_the_throw(monkeypatch, classical_misses_a_die):
     """Without a tray area, a die the learned search finds within 0.6 side of
     the picture's edge may be cut by it: it is left out, as the classical
@@ -333,6 +342,8 @@ def test_a_die_the_classifier_finds_at_the_picture_edge_is_no_part_of_the_throw(
 
     img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
     h, w = img.shape[:2]
+    side = truth[0].size
+    _marks(img, [(0.3 * side, h / 2), (w / 2, h - 0.7 * side)], side)
 
     def finds(image, side, **k):
         return [(0.3 * side, h / 2, 5, 0.99, side), (w / 2, h - 0.7 * side, 3, 0.99, side)]
@@ -354,6 +365,7 @@ def test_the_edge_check_uses_the_side_a_found_die_was_read_at(monkeypatch, class
 
     img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
     h = img.shape[0]
+    _marks(img, [(0.7 * truth[0].size, h / 2)], truth[0].size)
 
     def finds(image, side, **k):
         return [(0.7 * side, h / 2, 5, 0.99, at * side)]

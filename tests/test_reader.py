@@ -919,6 +919,35 @@ def test_a_face_with_flat_pips_is_read_but_never_sure():
     assert not read.sure
 
 
+@pytest.mark.parametrize("confidence", [0.46, 0.9])
+def test_a_reading_whose_face_shows_no_pips_is_left_out(monkeypatch, confidence):
+    """A reading on a blank round thing (a tray's corner hole: a grey disc on a grey tray) shows no
+    pips, as no die's face does: it is left out, weak or not, and the read says so and is not sure.
+    A die whose only pip is a small one (a one) stays."""
+    import vision.reader as reader
+
+    picture = np.full((240, 400, 3), 200, np.uint8)
+    for x in (100, 200):  # two light dice, each with a dark pip
+        cv2.rectangle(picture, (x - 30, 70), (x + 30, 130), (235, 235, 235), -1)
+        cv2.circle(picture, (x, 100), 5, (20, 20, 20), -1, cv2.LINE_AA)
+    cv2.circle(picture, (300, 100), 26, (120, 120, 120), -1, cv2.LINE_AA)  # the hole, no mark on it
+    picture = cv2.GaussianBlur(picture, (0, 0), 0.8)
+
+    def die(value, x, confidence):
+        return Die(value, (float(x), 100.0), 60.0, ((x - 30, 70), (x + 30, 70), (x + 30, 130), (x - 30, 130)),
+                   confidence)
+
+    dice = [die(1, 100, 1.0), die(1, 200, 1.0), die(2, 300, confidence)]
+    monkeypatch.setattr(reader, "_read_work", lambda *a, **k: (list(dice), 0, 0, 60.0, picture))
+    read = read_throw(picture, learned=False)
+    assert read.values == (1, 1)
+    assert not read.sure
+    assert any("no pips" in why for why in read.reasons)
+    # Without the hole the same two ones are read surely.
+    dice.pop()
+    assert read_throw(picture, learned=False).sure
+
+
 def test_a_weak_speck_beside_sure_dice_is_left_out(monkeypatch):
     """A weak reading under half the size of the sure dice (a speck on a
     cable's label read as a one) is no die: it is left out, and the read is
@@ -933,13 +962,17 @@ def test_a_weak_speck_beside_sure_dice_is_left_out(monkeypatch):
     dice = [die(2, 100.0, 60.0, 1.0), die(3, 200.0, 62.0, 0.95), die(1, 300.0, 13.0, 0.46)]
     lab = np.zeros((240, 320, 3), np.uint8)
     monkeypatch.setattr(reader, "_read_work", lambda *a, **k: (dice, 0, 0, 60.0, lab))
-    # The classical passes' rule (on a blank picture the classifier sees no dice).
-    read = read_throw(np.zeros((240, 320, 3), np.uint8), learned=False)
+    # A dark picture with a light mark where each reading lies (a face shows pips).
+    picture = np.zeros((240, 320, 3), np.uint8)
+    for x in (100, 200, 300):
+        cv2.circle(picture, (x, 100), 5, (255, 255, 255), -1)
+    # The classical passes' rule.
+    read = read_throw(picture, learned=False)
     assert read.values == (2, 3)
     assert not read.sure
     # A sure reading of that size is kept (and the sizes make the read unsure).
     dice[2] = die(1, 300.0, 13.0, 0.9)
-    assert len(read_throw(np.zeros((240, 320, 3), np.uint8), learned=False).dice) == 3
+    assert len(read_throw(picture, learned=False).dice) == 3
 
 
 def test_a_weak_reading_is_looked_at_again_by_its_pips():
