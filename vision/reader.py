@@ -407,11 +407,16 @@ def read_throw(
 PIPS_SHOW = 15.0
 
 
+#: :func:`_shows_pips` looks at the face shrunk to this many pixels across (at most): the pips of a one
+#: (0.17 side across) still cover some 4% of it, and a big die costs no more than a small one.
+PIPS_LOOK = 24
+
+
 def _shows_pips(image: np.ndarray, center, side: float) -> bool:
     """Whether the face of a die of ``side`` px centred at ``center`` ``(x, y)`` px in ``image``
     (``H×W×3 uint8 BGR``) shows any mark: some colour within 0.4 side of the centre differs from the
-    face's median colour by :data:`PIPS_SHOW` (the 99th percentile of the pixels there). A place
-    wholly outside the picture shows none."""
+    face's median colour by :data:`PIPS_SHOW` (the 99th percentile of the pixels there, the face shrunk
+    to :data:`PIPS_LOOK` px across). A place wholly outside the picture shows none."""
     h, w = image.shape[:2]
     r = 0.4 * side
     x, y = center
@@ -419,9 +424,16 @@ def _shows_pips(image: np.ndarray, center, side: float) -> bool:
     x1, y1 = min(w, int(np.ceil(x + r)) + 1), min(h, int(np.ceil(y + r)) + 1)
     if x1 <= x0 or y1 <= y0:
         return False
-    lab = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    px = lab[np.hypot(xx - x, yy - y) < r]
+    crop = image[y0:y1, x0:x1]
+    k = min(1.0, PIPS_LOOK / (2.0 * r))
+    if k < 1.0:
+        crop = cv2.resize(crop, (max(1, round((x1 - x0) * k)), max(1, round((y1 - y0) * k))),
+                          interpolation=cv2.INTER_AREA)
+        k = crop.shape[1] / (x1 - x0)
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    yy, xx = np.ogrid[:lab.shape[0], :lab.shape[1]]
+    inside = np.hypot((xx + 0.5) / k + x0 - x, (yy + 0.5) / k + y0 - y) < r
+    px = lab[inside]
     if len(px) == 0:
         return False
     spread = np.linalg.norm(px - np.median(px, axis=0), axis=1)
