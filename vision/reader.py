@@ -370,10 +370,10 @@ def read_throw(
         if extra:
             out += extra
             reasons.append(f"{len(extra)} of the dice were found only by the learned face classifier")
-    blank = [d for d in out if not _shows_pips(image, (d.center[0] - ox, d.center[1] - oy), d.size)]
-    if blank:
-        out = [d for d in out if d not in blank]
-        reasons.append(f"{len(blank)} of the readings showed no pips (a hole, a counter) and were left out")
+    shows = [_shows_pips(image, (d.center[0] - ox, d.center[1] - oy), d.size) for d in out]
+    if not all(shows):
+        reasons.append(f"{shows.count(False)} of the readings showed no pips (a hole, a counter) and were left out")
+        out = [d for d, pips in zip(out, shows) if pips]
     out.sort(key=lambda d: (d.center[0], d.center[1]))
     weak = [d for d in out if d.confidence < config.sure_confidence]
     if weak:
@@ -693,8 +693,8 @@ def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int
     ``(ox, oy)`` in the input; ``poly`` the area's polygon in input pixels, or
     None. Returned dice are squares as wide as the side each was read at, with
     confidence at most :data:`LEARNED_MOST`. Without an area the picture's
-    edge cuts dice, and a die found within 0.6 of the side it was read at of
-    it (:func:`_clear_of_edge`) is no die wholly in the picture, so no part of the throw read (as with
+    edge cuts dice, and a die found closer to it than 0.6 of the side it was
+    read at (:func:`_clear_of_edge`) is no die wholly in the picture, so no part of the throw read (as with
     the classical passes)."""
     from vision.facenet import find_dice
 
