@@ -58,6 +58,8 @@ MIXED_SET = (
     ((232, 238, 240), (25, 25, 25)),  # white, black pips
 )
 
+_SWIRL_BODY = (190, 115, 35)  # bright blue, BGR
+
 #: The ``(body BGR, pip BGR)`` pairs of smoky dice (:attr:`RenderStyle.smoky`): translucent grey,
 #: brown and near-black bodies with red pips, the dice the many-colours photos hold most of and the
 #: face classifier read worst (training/README.md, session 20).
@@ -66,11 +68,11 @@ SMOKY_SET = (
     ((58, 58, 82), (60, 50, 210)),  # smoky brown
     ((46, 43, 50), (50, 40, 190)),  # smoky black
     ((95, 70, 60), (60, 50, 205)),  # smoky blue-grey
-    ((190, 115, 35), (60, 50, 205)),  # bright blue swirled with black (see SWIRLED)
+    (_SWIRL_BODY, (60, 50, 205)),  # bright blue swirled with black (see SWIRLED)
 )
 
 #: The bodies of :data:`SMOKY_SET` swirled with near-black veins, as the photos' blue dice are.
-SWIRLED = ((190, 115, 35),)
+SWIRLED = (_SWIRL_BODY,)
 
 
 @dataclass(frozen=True)
@@ -219,6 +221,15 @@ def _draw_die(img: np.ndarray, value: int, cx: float, cy: float, ang: float, s: 
         cv2.circle(img, (round(px * f), round(py * f)), round(pr * f), pip, -1, cv2.LINE_AA, ss)
 
 
+def _box(img: np.ndarray, xy: np.ndarray, pad: int) -> tuple[int, int, int, int]:
+    """The pixel box ``(x0, y0, x1, y1)`` (``x1``, ``y1`` exclusive) round the points ``xy`` (``N×2``,
+    ``(x, y)`` px), ``pad`` px wider on each side, clipped to ``img``."""
+    h, w = img.shape[:2]
+    x0, y0 = np.maximum(np.floor(xy.min(axis=0)).astype(int) - pad, 0)
+    x1, y1 = np.minimum(np.ceil(xy.max(axis=0)).astype(int) + 1 + pad, (w, h))
+    return int(x0), int(y0), int(x1), int(y1)
+
+
 def _side_face(img: np.ndarray, value: int, to_img, s: float, body, pip, rng: np.random.Generator) -> None:
     """A side face beside the top face, as a leaning die shows it: a strip 0.15-0.35 side wide along one
     edge, darker than the body, with the pips of a face next to ``value`` squeezed across the strip.
@@ -251,10 +262,8 @@ def _smoky_face(img: np.ndarray, value: int, outline, to_img, s: float, body, pi
     """The top face of a translucent smoky die inside ``outline`` (``(x, y)`` px), drawn over its plain
     body: mottled, a lighter rim, the hidden face's pips (``7 - value``) faint and shifted as seen through
     the body, soft red pips of ``value`` 0.9-1.25 times the usual size, and sometimes a glint of light."""
-    h, w = img.shape[:2]
     xy = np.array(outline)
-    x0, y0 = np.maximum(np.floor(xy.min(axis=0)).astype(int) - 2, 0)
-    x1, y1 = np.minimum(np.ceil(xy.max(axis=0)).astype(int) + 3, (w, h))
+    x0, y0, x1, y1 = _box(img, xy, 2)
     if x1 - x0 < 4 or y1 - y0 < 4:
         return
     if tuple(body) in SWIRLED:
@@ -302,10 +311,8 @@ def _marble(img: np.ndarray, outline, body, rng: np.random.Generator, *, tint=No
     """Veins over the face inside ``outline`` (``(x, y)`` px): where a smooth random field crosses
     zero, the face is blended towards ``tint`` (BGR; ``None``: a lighter tint of ``body``). ``width``:
     how broad the veins are, in the field's standard deviations."""
-    h, w = img.shape[:2]
     xy = np.array(outline)
-    x0, y0 = np.maximum(np.floor(xy.min(axis=0)).astype(int), 0)
-    x1, y1 = np.minimum(np.ceil(xy.max(axis=0)).astype(int) + 1, (w, h))
+    x0, y0, x1, y1 = _box(img, xy, 0)
     if x1 - x0 < 2 or y1 - y0 < 2:
         return
     mask = np.zeros((y1 - y0, x1 - x0), np.float32)
