@@ -289,7 +289,7 @@ def test_a_weak_reading_the_classifier_takes_for_no_die_is_left_out(monkeypatch,
 
     first = min(truth, key=lambda d: d.center)
     at = (first.center[0], first.center[1] + 2 * first.size)
-    cv2.circle(img, (round(at[0]), round(at[1])), round(0.08 * first.size), (20, 20, 20), -1, cv2.LINE_AA)  # the speck
+    _marks(img, [at], first.size)  # the speck
 
     def with_a_speck(*a, **k):
         dice, unexplained, foreign, side, lab = real(*a, **k)
