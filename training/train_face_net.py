@@ -325,9 +325,9 @@ def main(argv=None):
     p.add_argument("--mixed", type=int, default=300,
                    help="how many mock-camera renders of a mixed set of small dice (many with red pips); "
                         "0 for the recipe shipped until session 16 (training/README.md)")
-    p.add_argument("--smoky", type=int, default=0,
-                   help="how many mock-camera renders of the mixed set with smoky dice and side faces shown; "
-                        "200 for session 20's trial (training/README.md); 0, the default, for the shipped recipe")
+    p.add_argument("--smoky", type=int, default=200,
+                   help="how many mock-camera renders of the mixed set with smoky dice and side faces shown "
+                        "(shipped since session 21); 0 for the recipe shipped until session 20 (training/README.md)")
     p.add_argument("--mixed-sides", type=float, nargs=2, default=MIXED_SIDES, metavar=("LO", "HI"),
                    help="the mixed renders' die sides, px (session 15's trial: 20 40)")
     p.add_argument("--vary", action="store_true",
