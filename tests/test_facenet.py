@@ -160,6 +160,72 @@ def test_find_dice_reads_a_die_nearer_its_own_side_when_searching_at_another():
     assert nearer >= 0.75 * right, f"{nearer} of {right} read at a side nearer their own"
 
 
+LIGHT_TRAY = RenderStyle(tilt=0.0, specks=0, touching=0.0, tray=(222, 226, 228), coloured=0.0, gradient=0.0)
+
+
+def _found(found, dice, side):
+    """How many of ``dice`` (render truth) ``found`` (find_dice's answer) holds with their value."""
+    return sum(any(np.hypot(x - d.center[0], y - d.center[1]) < 0.3 * side and v == d.value
+                   for x, y, v, _, _ in found) for d in dice)
+
+
+def test_white_ones_on_a_light_tray_are_searched_for(monkeypatch):
+    # A white die with one pip on a light tray stands out from it by its pip and outline alone: under
+    # the old SEARCH_DENSITY (0.3) only 6 of these 36 ones were searched for and found.
+    found = found_at_old = total = 0
+    for seed in range(12):
+        img, truth = render_throw([1, 1, 1, 2], seed=seed, style=LIGHT_TRAY)
+        side, ones = truth[0].size, truth[:3]
+        answer = find_dice(img, side, taken=[truth[3].center])
+        found += _found(answer, ones, side)
+        assert len(answer) == _found(answer, ones, side), "a die found where none is"
+        with monkeypatch.context() as m:
+            m.setattr(facenet, "SEARCH_DENSITY", 0.3)
+            found_at_old += _found(find_dice(img, side, taken=[truth[3].center]), ones, side)
+        total += len(ones)
+    assert found >= 12, f"{found} of {total}"
+    assert found_at_old < found
+
+
+def _in_shade(img, centre, side, darker):
+    """``img`` with the tray round a die (0.6-1.4 side from ``centre``) darker by ``darker`` (L of
+    CIELAB, OpenCV's 0-255 scale), of the same chroma: the die's shadow, or a tray's floor by a wall."""
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    yy, xx = np.mgrid[:img.shape[0], :img.shape[1]]
+    r = np.hypot(xx - centre[0], yy - centre[1])
+    lab[..., 0] -= darker * ((r > 0.6 * side) & (r < 1.4 * side))
+    return cv2.cvtColor(np.clip(lab, 0, 255).astype(np.uint8), cv2.COLOR_LAB2BGR)
+
+
+@pytest.mark.parametrize("darker, found_least", [(30, 30), (90, 0)])
+def test_a_die_in_shade_lies_on_the_table_but_not_one_on_something_far_darker(darker, found_least):
+    # Each die not yet read sits in a ring of the tray 30 darker: the table in shade, where all 36 are
+    # found (none without TABLE_SHADE_L). A ring 90 darker is something else (a dark box, a laptop).
+    found = 0
+    for seed in range(12):
+        img, truth = render_throw([2, 3, 5, 6], seed=seed, style=LIGHT_TRAY)
+        side = truth[0].size
+        for d in truth[1:]:
+            img = _in_shade(img, d.center, side, darker)
+        found += _found(find_dice(img, side, taken=[truth[0].center]), truth[1:], side)
+    assert found >= found_least
+    if not found_least:
+        assert found <= 3
+
+
+def test_the_plain_table_is_its_colour_in_light_or_shade_not_another_colour():
+    lab = np.zeros((4, 8, 3), np.float32)
+    lab[:] = (200, 128, 134)  # a light table, a little warm
+    lab[1, :] = (200 - 35, 128, 136)  # the same in shade
+    lab[2, :2] = (200 - 80, 128, 134)  # far darker: no table
+    lab[2, 2:4] = (185, 128, 160)  # the same lightness in shade, but yellow: no table
+    lab[2, 4:6] = (210, 128, 134)  # a little lighter: within TABLE_NEAR
+    lab[2, 6:] = (200 + 30, 128, 134)  # far lighter (a white die): no table
+    plain = facenet._plain_table(lab, None)
+    assert plain[0].all() and plain[1].all() and plain[2, 4:6].all()
+    assert not plain[2, :4].any() and not plain[2, 6:].any()
+
+
 def test_a_read_the_classical_passes_make_whole_is_left_alone():
     img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
     with_net, without = read_throw(img), read_throw(img, learned=False)
