@@ -155,10 +155,12 @@ MOST_CROPS = 2500
 #: photos exact and 23 -> 22 dice missed; with a fold-0 model on the half it never saw, 45 -> 46
 #: exact and 2 -> 1 false dice. 0.08 gave the same.
 SEARCH_DENSITY = 0.15
-#: Two dice found lie at least this many sides apart (two dice of one size touch at one side apart):
-#: a place nearer one already found is part of it. At 0.7, a six of 1.5 times the side searched was
-#: found as two threes, one on each column of its pips, once the table in shade counted as table
-#: (:data:`TABLE_SHADE_L`). On the many-colours photos the reads did not change.
+#: Two dice found lie at least this many sides apart (two dice of one size touch at one side apart;
+#: the side searched or, if smaller, the side the die found first was read at): a place nearer one
+#: already found is part of it. At 0.7 of the side searched, a six of 1.5 times that side was found
+#: as two threes, one on each column of its pips, once the table in shade counted as table
+#: (:data:`TABLE_SHADE_L`); at 0.85 of the side searched alone, two touching mock dice searched at
+#: 1.25 times their side were taken for one (tray 371 of ``benchmarks/mock_trays.py``).
 FOUND_APART = 0.85
 
 
@@ -219,7 +221,7 @@ def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None"
         if die[i] < FIND_DIE:
             break
         x, y = pts[i]
-        if any(np.hypot(x - f[0], y - f[1]) < FOUND_APART * side for f in found):
+        if any(np.hypot(x - f[0], y - f[1]) < FOUND_APART * min(side, f[4]) for f in found):
             continue
         # The value from a closer look at the peak, turned and mirrored, at the side of FIND_SIDES where
         # the network is surest of a die: the dice of a mixed set differ in size.
