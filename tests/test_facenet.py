@@ -324,19 +324,22 @@ def _judges(probs, at, truth):
     return Judges
 
 
-@pytest.mark.parametrize("confidence, share, read_again", [(0.45, 0.6, True), (0.45, 0.45, False), (0.6, 0.6, False)])
+@pytest.mark.parametrize("confidence, share, doubts, read_again", [(0.45, 0.6, (), True), (0.45, 0.45, (), False),
+                                                              (0.6, 0.6, (), False), (0.6, 0.6, ("more pips",), True)])
 def test_a_faint_die_takes_the_value_the_classifier_thinks_likelier_than_all_others(
-        monkeypatch, confidence, share, read_again):
+        monkeypatch, confidence, share, doubts, read_again):
     """A die read with a classical confidence under 0.5 (mostly wrong) takes
     the classifier's value where the classifier thinks a die likelier there
     than not and that value likelier than all the others together
-    (REJUDGE_FAINT 0.5). A die read 0.5-0.8 needs REJUDGE_SURE (0.9). Either
-    way the read is not sure."""
+    (REJUDGE_FAINT 0.5). A die read 0.5-0.8 needs REJUDGE_SURE (0.9), unless
+    the classical reader itself saw a pip-like mark where its value has none
+    (MORE_PIPS). Either way the read is not sure."""
     from vision import reader
 
+    assert reader.MORE_PIPS == "more pips"
     img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
     first = min(truth, key=lambda d: d.center).value
-    _change_first(monkeypatch, value=5, confidence=confidence)
+    _change_first(monkeypatch, value=5, confidence=confidence, doubts=doubts)
     probs = np.full(7, 0.9 * (1 - share) / 5)
     probs[0], probs[first] = 0.1, 0.9 * share
     monkeypatch.setattr(facenet, "_default_net", _judges(probs, min(truth, key=lambda d: d.center).center, truth))
