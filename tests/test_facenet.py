@@ -169,6 +169,40 @@ def _found(found, dice, side):
                    for x, y, v, _, _ in found) for d in dice)
 
 
+@pytest.mark.parametrize("unexplained", [1, 0])
+def test_where_nothing_was_read_but_something_die_sized_is_there_the_classifier_looks(monkeypatch, unexplained):
+    """Dark dice with red pips on a light table: the classical passes read
+    no die but leave something die-sized unread. The classifier then looks
+    for dice of the size the faces' outlines gave, and what it finds is read
+    (never surely). Where nothing die-sized was left, it does not look."""
+    from vision import reader
+
+    img, truth = render_throw([3, 5], seed=4, style=STYLE)
+    real = reader._read_work
+
+    def read_none(*a, **k):
+        _, _, foreign, side, lab = real(*a, **k)
+        return [], unexplained, foreign, side, lab
+
+    sides = []
+
+    def finds(image, side, *, taken=(), **k):
+        sides.append(side)
+        return [(*d.center, d.value, 0.95, side) for d in truth
+                if all(math.dist(d.center, t) > 0.75 * side for t in taken)]
+
+    monkeypatch.setattr(reader, "_read_work", read_none)
+    monkeypatch.setattr(facenet, "find_dice", finds)
+    r = read_throw(img)
+    assert not r.sure
+    if unexplained:
+        assert sides and sides[0] == pytest.approx(truth[0].size, rel=0.25)
+        assert sorted(r.values) == [3, 5]
+        assert all(d.confidence <= reader.LEARNED_MOST for d in r.dice)
+    else:
+        assert sides == [] and r.values == () and "no dice" in r.reasons
+
+
 def test_white_ones_on_a_light_tray_are_searched_for(monkeypatch):
     # A white die with one pip on a light tray stands out from it by its pip and outline alone: under
     # the old SEARCH_DENSITY (0.3) only 6 of these 36 ones were searched for and found.

@@ -333,6 +333,12 @@ def read_throw(
     reasons = []
     # The learned classifier looks at the median size of the dice read.
     learned_side = float(np.median([d.size for d in out])) if learned and out else 0.0
+    if learned and not out and unexplained and side:
+        # Nothing read, but something die-sized is there (dark dice with red
+        # pips on a light table): the classifier looks for dice of the size
+        # the faces' outlines gave. On the many-colours photos (session 23),
+        # 3 such photos of 1-2 dice: 2 read exactly, one die of the other found.
+        learned_side = side * s
     if learned and out and poly is None and not die_size:
         # Without a tray (any camera, any dice), a die read surely whose value
         # the classifier all but rules out is doubted. Not in a tray, seen
@@ -352,7 +358,7 @@ def read_throw(
             reasons.append(f"{gone} of the readings were taken for no die by the learned face classifier")
     # The learned classifier looks only where the passes above say a die may
     # be missing: something die-sized is unread, or fewer dice than thrown.
-    if learned and out and (unexplained or (expect is not None and len(out) < expect)):
+    if learned and learned_side and (unexplained or (expect is not None and len(out) < expect)):
         extra = _learned_dice(image, out, learned_side, poly, ox, oy)
         for larger in LEARNED_LARGER:
             # Still short of the dice thrown, or, with no count known and no
