@@ -169,6 +169,40 @@ def _found(found, dice, side):
                    for x, y, v, _, _ in found) for d in dice)
 
 
+class _UnsureOfValue:
+    """A stand-in for the classifier, 0.999 sure of a die within 0.2 side of
+    each of ``truth``'s centres, giving its true value ``share`` of that and
+    the five others the rest; elsewhere sure there is no die."""
+
+    def __init__(self, truth, share):
+        self.truth, self.share = truth, share
+
+    def classify(self, image, centers, side, turns=False):
+        p = np.zeros((len(centers), 7))
+        p[:, 0] = 1.0
+        for row, c in zip(p, centers):
+            d = min(self.truth, key=lambda d: math.dist(d.center, c))
+            if math.dist(d.center, c) < 0.2 * side:
+                row[:] = 0.999 * (1 - self.share) / 5
+                row[0], row[d.value] = 0.001, 0.999 * self.share
+        return p
+
+
+@pytest.mark.parametrize("share, found_at_first, found_next", [(0.95, True, True), (0.8, False, True),
+                                                               (0.6, False, False)])
+def test_a_die_whose_value_is_only_likelier_is_found_by_the_second_search(share, found_at_first, found_next):
+    """find_dice takes a die whose likeliest value has ``value_share`` of the
+    die's probability: FIND_VALUE (0.9) by default, FIND_VALUE_NEXT (0.7) in
+    the reader's second search."""
+    img, truth = render_throw([2, 5], seed=4, style=STYLE)
+    net = _UnsureOfValue(truth, share)
+    side = truth[0].size
+    first = find_dice(img, side, taken=[truth[0].center], net=net)
+    second = find_dice(img, side, taken=[truth[0].center], net=net, value_share=facenet.FIND_VALUE_NEXT)
+    assert _found(first, truth[1:], side) == len(first) == int(found_at_first)
+    assert _found(second, truth[1:], side) == len(second) == int(found_next)
+
+
 @pytest.mark.parametrize("unexplained", [1, 0])
 def test_where_nothing_was_read_but_something_die_sized_is_there_the_classifier_looks(monkeypatch, unexplained):
     """Dark dice with red pips on a light table: the classical passes read
@@ -484,31 +518,42 @@ def test_the_edge_check_uses_the_side_a_found_die_was_read_at(monkeypatch, class
     assert [d.value for d in found] == ([5] if kept else [])
 
 
-@pytest.mark.parametrize("larger, searched", [(1.3, 2), (1.7, 3), (2.5, 3)])
+@pytest.mark.parametrize("larger, share, searched", [
+    (1.3, 0.95, [(1.0, 0.9), (1.3, 0.9)]),
+    (1.7, 0.95, [(1.0, 0.9), (1.3, 0.9), (1.7, 0.9)]),
+    (1.3, 0.8, [(1.0, 0.9), (1.3, 0.9), (1.7, 0.9), (1.0, 0.7), (1.3, 0.7)]),
+    (2.5, 0.95, [(1.0, 0.9), (1.3, 0.9), (1.7, 0.9), (1.0, 0.7), (1.3, 0.7), (1.7, 0.7)]),
+    (1.3, 0.6, [(1.0, 0.9), (1.3, 0.9), (1.7, 0.9), (1.0, 0.7), (1.3, 0.7), (1.7, 0.7)]),
+])
 def test_a_read_short_of_the_dice_thrown_looks_for_larger_dice_too(monkeypatch, classical_misses_a_die,
-                                                                    larger, searched):
+                                                                    larger, share, searched):
     """A mixed set: the die the classical passes missed is ``larger`` times
-    the size of those read. While the read is short of the dice thrown, the
+    the size of those read, and the classifier gives its value ``share`` of
+    the die's probability. While the read is short of the dice thrown, the
     classifier looks at the dice's size, then 1.3 and 1.7 times it
-    (LEARNED_LARGER), and stops once the count is made up. A die larger than
-    any size it looks at is not found."""
+    (LEARNED_LARGER), for values it is FIND_VALUE (0.9) sure of; then at
+    each size again for values it is FIND_VALUE_NEXT (0.7) sure of; and it
+    stops once the count is made up. A die larger than any size it looks
+    at, or whose value it is less sure of, is not found."""
     from vision import reader
 
     img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
     sides = []
 
-    def finds(image, side, *, taken=(), **k):
-        sides.append(side)
+    def finds(image, side, *, taken=(), value_share, **k):
+        sides.append((side, value_share))
         missed = max(truth, key=lambda d: min(math.dist(d.center, t) for t in taken))
-        return [(*missed.center, missed.value, 0.99, side)] if abs(side / sides[0] - larger) < 0.01 else []
+        here = abs(side / sides[0][0] - larger) < 0.01 and share >= value_share
+        return [(*missed.center, missed.value, 0.99, side)] if here else []
 
     monkeypatch.setattr(facenet, "find_dice", finds)
     assert reader.LEARNED_LARGER == (1.3, 1.7)
+    assert (facenet.FIND_VALUE, facenet.FIND_VALUE_NEXT) == (0.9, 0.7)
     r = read_throw(img, expect=3)
-    assert len(sides) == searched
-    assert [s / sides[0] for s in sides] == pytest.approx([1.0, 1.3, 1.7][:searched])
-    assert len(r.values) == (3 if larger < 2 else 2)
-    if larger < 2:
+    assert [(round(s / sides[0][0], 2), v) for s, v in sides] == searched
+    found = larger < 2 and share >= 0.7
+    assert len(r.values) == (3 if found else 2)
+    if found:
         assert sorted(r.values) == [2, 4, 6]
     assert not r.sure
 
@@ -527,9 +572,10 @@ def test_with_no_count_something_unread_is_looked_for_at_larger_sizes_too(monkey
     classifier looks at the dice's size and at 1.3 and 1.7 times it
     (LEARNED_LARGER), and the die it finds is added (the read is not sure);
     a one only up to LEARNED_ONES_UPTO (1.3) times the size: at 1.7 it may be
-    a key's symbol. Where nothing was left unread it does not look; after a
-    calibration (the die size known, one set of dice) it looks at that size
-    only."""
+    a key's symbol. It looks at each size twice: for values it is sure of,
+    then for values only likelier (FIND_VALUE_NEXT). Where nothing was left
+    unread it does not look; after a calibration (the die size known, one
+    set of dice) it looks at that size only."""
     from vision import reader
 
     assert reader.LEARNED_ONES_UPTO == 1.3
@@ -548,12 +594,14 @@ def test_with_no_count_something_unread_is_looked_for_at_larger_sizes_too(monkey
         if not missed:  # the die farthest from those the classical passes read
             missed.append(max(truth, key=lambda d: min(math.dist(d.center, t) for t in taken)))
         value = 1 if one else missed[0].value
-        return [(*missed[0].center, value, 0.99, side)] if abs(side / sides[0] - at) < 0.01 else []
+        free = all(math.dist(missed[0].center, t) > 0.75 * side for t in taken)  # as find_dice
+        return [(*missed[0].center, value, 0.99, side)] if free and abs(side / sides[0] - at) < 0.01 else []
 
     monkeypatch.setattr(reader, "_read_work", miss_first)
     monkeypatch.setattr(facenet, "find_dice", finds)
     r = read_throw(img, die_size=truth[0].size if die_size else None)
-    assert [s / sides[0] for s in sides] == pytest.approx(searched)
+    # Each size twice: for values the classifier is sure of, then for values only likelier.
+    assert [s / sides[0] for s in sides] == pytest.approx(searched * 2)
     if taken:
         read = [d.value for d in truth if d is not missed[0]]
         assert sorted(r.values) == sorted(read + [1 if one else missed[0].value])

@@ -270,8 +270,10 @@ def read_throw(
     ``config.work_die`` pixels, which keeps a 1640×1232 frame fast) and the
     size a face must have. ``learned``: where the classical passes leave
     something die-sized unread, or read fewer dice than ``expect``, let the
-    learned face classifier (:mod:`vision.facenet`) look for the missing dice;
-    a die it alone finds, or reads as another value, scores at most
+    learned face classifier (:mod:`vision.facenet`) look for the missing dice
+    (at the size of the dice read, or, where none was, of what is unread;
+    first for values it is sure of, then for values only likelier:
+    :data:`vision.facenet.FIND_VALUE_NEXT`); a die it alone finds, or reads as another value, scores at most
     :data:`LEARNED_MOST`, so such a read is never sure; a weak die it reads
     the same, with :data:`CONFIRM_SURE`, is confirmed (see :func:`_rejudge`).
     False reads with the classical passes only.
@@ -359,20 +361,26 @@ def read_throw(
     # The learned classifier looks only where the passes above say a die may
     # be missing: something die-sized is unread, or fewer dice than thrown.
     if learned and learned_side and (unexplained or (expect is not None and len(out) < expect)):
-        extra = _learned_dice(image, out, learned_side, poly, ox, oy)
-        for larger in LEARNED_LARGER:
-            # Still short of the dice thrown, or, with no count known and no
-            # calibration to fix the dice's size, something die-sized still
-            # unread: dice larger than those read (a mixed set) are looked
-            # for too.
-            short = expect is not None and len(out) + len(extra) < expect
-            unread = expect is None and unexplained and not die_size
-            if short or unread:
-                found = _learned_dice(image, out + extra, learned_side * larger, poly, ox, oy)
-                # With no count to check it against, a one (a round spot in
-                # a square: a key's symbol, a button) at a size far from the
-                # dice read is not taken.
-                extra += found if short or larger <= LEARNED_ONES_UPTO else [d for d in found if d.value >= 2]
+        from vision.facenet import FIND_VALUE, FIND_VALUE_NEXT
+
+        extra = []
+        for value_share in (FIND_VALUE, FIND_VALUE_NEXT):
+            if expect is not None and len(out) + len(extra) >= expect:
+                break
+            # The dice whose values the classifier is sure of first, at every size; then, where
+            # none was found, those whose values are only likelier (see FIND_VALUE_NEXT).
+            extra += _learned_dice(image, out + extra, learned_side, poly, ox, oy, value_share)
+            for larger in LEARNED_LARGER:
+                # Still short of the dice thrown, or, with no count known and no calibration to fix
+                # the dice's size, something die-sized still unread: dice larger than those read (a
+                # mixed set) are looked for too.
+                short = expect is not None and len(out) + len(extra) < expect
+                unread = expect is None and unexplained and not die_size
+                if short or unread:
+                    found = _learned_dice(image, out + extra, learned_side * larger, poly, ox, oy, value_share)
+                    # With no count to check it against, a one (a round spot in a square: a key's
+                    # symbol, a button) at a size far from the dice read is not taken.
+                    extra += found if short or larger <= LEARNED_ONES_UPTO else [d for d in found if d.value >= 2]
         if extra:
             out += extra
             reasons.append(f"{len(extra)} of the dice were found only by the learned face classifier")
@@ -701,7 +709,8 @@ def _clear_of_edge(x: float, y: float, side: float, w: int, h: int) -> bool:
     return r <= x <= w - r and r <= y <= h - r
 
 
-def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int, oy: int) -> list[Die]:
+def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int, oy: int,
+                  value_share: float) -> list[Die]:
     """Dice the learned classifier (:func:`vision.facenet.find_dice`) finds
     away from ``dice``, dice of ``side`` px. ``image`` is the
     (area-cropped) ``H×W×3 uint8 BGR`` picture whose top-left corner lies at
@@ -720,7 +729,7 @@ def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int
         cv2.fillPoly(mask, [np.round(poly - (ox, oy)).astype(np.int32)], 255)
     taken = [(d.center[0] - ox, d.center[1] - oy) for d in dice]
     out = []
-    for x, y, v, p, at in find_dice(image, side, taken=taken, mask=mask):
+    for x, y, v, p, at in find_dice(image, side, taken=taken, mask=mask, value_share=value_share):
         if poly is None and not _clear_of_edge(x, y, at, w, h):
             continue
         cx, cy, r = x + ox, y + oy, at / 2
