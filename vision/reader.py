@@ -273,9 +273,10 @@ def read_throw(
     learned face classifier (:mod:`vision.facenet`) look for the missing dice
     (at the size of the dice read, or, where none was, of what is unread;
     first for values it is sure of, then for values only likelier:
-    :data:`vision.facenet.FIND_VALUE_NEXT`); a die it alone finds, or reads as another value, scores at most
-    :data:`LEARNED_MOST`, so such a read is never sure; a weak die it reads
-    the same, with :data:`CONFIRM_SURE`, is confirmed (see :func:`_rejudge`).
+    :data:`vision.facenet.FIND_VALUE_NEXT`); a die it alone finds, or reads
+    as another value, scores at most :data:`LEARNED_MOST`, so such a read is
+    never sure; a weak die it reads the same, with :data:`CONFIRM_SURE`, is
+    confirmed (see :func:`_rejudge`).
     False reads with the classical passes only.
 
     Raises :class:`UnreadableImage` for anything that is not an image.
@@ -712,7 +713,9 @@ def _clear_of_edge(x: float, y: float, side: float, w: int, h: int) -> bool:
 def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int, oy: int,
                   value_share: float) -> list[Die]:
     """Dice the learned classifier (:func:`vision.facenet.find_dice`) finds
-    away from ``dice``, dice of ``side`` px. ``image`` is the
+    away from ``dice``, dice of ``side`` px whose likeliest value has at
+    least ``value_share`` of the die probability (see
+    :func:`vision.facenet.find_dice`). ``image`` is the
     (area-cropped) ``H×W×3 uint8 BGR`` picture whose top-left corner lies at
     ``(ox, oy)`` in the input; ``poly`` the area's polygon in input pixels, or
     None. Returned dice are squares as wide as the side each was read at, with
