@@ -203,6 +203,32 @@ def test_a_die_whose_value_is_only_likelier_is_found_by_the_second_search(share,
     assert _found(second, truth[1:], side) == len(second) == int(found_next)
 
 
+def test_a_second_search_with_the_memo_looks_again_only_where_the_first_did_not():
+    """find_dice's ``memo`` keeps what a search at a side works out whatever
+    is taken: a second search at that side (the reader's FIND_VALUE_NEXT
+    search) finds what it would without the memo, and asks the network
+    nothing new."""
+    img, truth = render_throw([2, 5, 6], seed=4, style=STYLE)
+    side = truth[0].size
+
+    class Counting(_UnsureOfValue):
+        crops = 0
+
+        def classify(self, image, centers, side, turns=False):
+            Counting.crops += len(centers)
+            return super().classify(image, centers, side, turns)
+
+    net, memo = Counting(truth, 0.8), {}
+    first = find_dice(img, side, taken=[truth[0].center], net=net, memo=memo)
+    asked = Counting.crops
+    assert first == [] and asked > 0
+    second = find_dice(img, side, taken=[truth[0].center], net=net, memo=memo,
+                       value_share=facenet.FIND_VALUE_NEXT)
+    assert Counting.crops == asked
+    assert second == find_dice(img, side, taken=[truth[0].center], net=net, value_share=facenet.FIND_VALUE_NEXT)
+    assert _found(second, truth[1:], side) == len(second) == 2
+
+
 @pytest.mark.parametrize("unexplained", [1, 0])
 def test_where_nothing_was_read_but_something_die_sized_is_there_the_classifier_looks(monkeypatch, unexplained):
     """Dark dice with red pips on a light table: the classical passes read

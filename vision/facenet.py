@@ -179,7 +179,7 @@ FOUND_APART = 0.85
 
 
 def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None" = None,
-              mask: np.ndarray | None = None, value_share: float = FIND_VALUE
+              mask: np.ndarray | None = None, value_share: float = FIND_VALUE, memo: dict | None = None
               ) -> list[tuple[float, float, int, float, float]]:
     """Dice the network finds in ``image`` away from those already ``taken``.
 
@@ -192,7 +192,11 @@ def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None"
     (:func:`_lies_on_the_table`): a key on a laptop does not.
     ``value_share``: the least share of the die probability its likeliest
     value must have (:data:`FIND_VALUE`; :data:`FIND_VALUE_NEXT` for a
-    second search after the first).
+    second search after the first). ``memo``: an optional dict kept between
+    searches of one ``image`` with one ``mask`` and ``net``: what a search at
+    a side works out whatever is ``taken`` (the places that stand out, the
+    table, the network's looks at each place) is kept there, so a second
+    search at that side looks again only where the first did not.
 
     Returns ``(x, y, value, p, side)`` for each die found: its centre in
     pixels, its value 1-6, ``p`` 0-1, the network's probability of that value
@@ -204,6 +208,47 @@ def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None"
     if side <= 0:
         raise ValueError(f"die side must be positive, got {side!r}")
     net = net or _default_net()
+    seen = memo.get(side) if memo is not None else None
+    if seen is None:
+        seen = _search_places(image, side, mask)
+        if memo is not None:
+            memo[side] = seen
+    pts, table, probs, looks = seen["pts"], seen["table"], seen["probs"], seen["looks"]
+    keep = np.ones(len(pts), bool)
+    taken = np.asarray(list(taken), float).reshape(-1, 2)
+    if len(taken):
+        near = np.hypot(pts[:, None, 0] - taken[None, :, 0], pts[:, None, 1] - taken[None, :, 1]).min(axis=1)
+        keep &= near > 0.75 * side
+    idx = np.flatnonzero(keep)
+    if len(idx) == 0 or len(idx) > MOST_CROPS:
+        return []
+    new = [i for i in idx if i not in probs]
+    for j in range(0, len(new), 256):
+        batch = new[j:j + 256]
+        probs.update(zip(batch, net.classify(image, pts[batch], side)))
+    die = np.array([1.0 - probs[i][0] for i in idx])
+    found: list[tuple[float, float, int, float, float]] = []
+    for o in np.argsort(-die):
+        if die[o] < FIND_DIE:
+            break
+        i = idx[o]
+        x, y = pts[i]
+        if any(np.hypot(x - f[0], y - f[1]) < FOUND_APART * min(side, f[4]) for f in found):
+            continue
+        if i not in looks:
+            looks[i] = _closer_look(net, image, x, y, side)
+        v, share, at = looks[i]
+        if share >= value_share and _lies_on_the_table(table, x, y, at, taken):
+            found.append((float(x), float(y), v + 1, float(share * die[o]), at))
+    return found
+
+
+def _search_places(image: np.ndarray, side: float, mask: np.ndarray | None) -> dict:
+    """What a search of ``image`` (``H×W×3 uint8 BGR``) for dice of ``side`` px works out whatever
+    is taken: ``pts``, the places (pixels ``(x, y)``, ``N×2``) on a grid of a quarter side where the
+    picture stands out from its smoothed background (:data:`SEARCH_DENSITY`) within ``mask``;
+    ``table``, ``H×W uint8`` nonzero on plain table (:func:`_plain_table`); and two empty dicts,
+    ``probs`` and ``looks``, for the network's look at each place and its closer look."""
     h, w = image.shape[:2]
     step = max(1.0, side / 4.0)
     # Where the picture differs from its smoothed background (dice, and whatever else lies there).
@@ -223,36 +268,23 @@ def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None"
     density = cv2.blur(fg.astype(np.float32), (max(1, round(side * 0.6)),) * 2)
     ys, xs = np.mgrid[step / 2:h:step, step / 2:w:step]
     pts = np.stack([xs.ravel(), ys.ravel()], axis=1)
-    keep = density[pts[:, 1].astype(int), pts[:, 0].astype(int)] >= SEARCH_DENSITY
-    taken = np.asarray(list(taken), float).reshape(-1, 2)
-    if len(taken):
-        near = np.hypot(pts[:, None, 0] - taken[None, :, 0], pts[:, None, 1] - taken[None, :, 1]).min(axis=1)
-        keep &= near > 0.75 * side
-    pts = pts[keep]
-    if len(pts) == 0 or len(pts) > MOST_CROPS:
-        return []
-    probs = np.concatenate([net.classify(image, pts[i:i + 256], side) for i in range(0, len(pts), 256)])
-    die = 1.0 - probs[:, 0]
-    order = np.argsort(-die)
-    found: list[tuple[float, float, int, float, float]] = []
-    for i in order:
-        if die[i] < FIND_DIE:
-            break
-        x, y = pts[i]
-        if any(np.hypot(x - f[0], y - f[1]) < FOUND_APART * min(side, f[4]) for f in found):
-            continue
-        # The value from a closer look at the peak, turned and mirrored, at the side of FIND_SIDES where
-        # the network is surest of a die: the dice of a mixed set differ in size.
-        best = (-1.0, 0, 0.0, side)
-        for k in FIND_SIDES:
-            p = net.classify(image, [(x, y)], side * k, turns=True)[0]
-            v = int(p[1:].argmax())
-            if 1.0 - p[0] > best[0]:
-                best = (float(1.0 - p[0]), v, float(p[1 + v] / p[1:].sum()), side * k)
-        _, v, share, at = best
-        if share >= value_share and _lies_on_the_table(table, x, y, at, taken):
-            found.append((float(x), float(y), v + 1, float(share * die[i]), at))
-    return found
+    pts = pts[density[pts[:, 1].astype(int), pts[:, 0].astype(int)] >= SEARCH_DENSITY]
+    return {"pts": pts, "table": table, "probs": {}, "looks": {}}
+
+
+def _closer_look(net: "FaceNet", image: np.ndarray, x: float, y: float, side: float
+                 ) -> tuple[int, float, float]:
+    """The value at ``(x, y)`` (pixels) from a closer look, turned and mirrored, at the side of
+    :data:`FIND_SIDES` times ``side`` (pixels) where the network is surest of a die (the dice of a
+    mixed set differ in size; the first of equals). Returns ``(value - 1, that value's share of the
+    die probability, the side looked at in pixels)``."""
+    best = (-1.0, 0, 0.0, side)
+    for k in FIND_SIDES:
+        p = net.classify(image, [(x, y)], side * k, turns=True)[0]
+        v = int(p[1:].argmax())
+        if 1.0 - p[0] > best[0]:
+            best = (float(1.0 - p[0]), v, float(p[1 + v] / p[1:].sum()), side * k)
+    return best[1:]
 
 
 #: A die found lies on the table: at least this share of a ring round it

@@ -365,20 +365,22 @@ def read_throw(
         from vision.facenet import FIND_VALUE, FIND_VALUE_NEXT
 
         extra = []
+        memo: dict = {}  # each size's search, kept for the second search (find_dice's memo)
+        unread = expect is None and unexplained and not die_size
         for value_share in (FIND_VALUE, FIND_VALUE_NEXT):
             if expect is not None and len(out) + len(extra) >= expect:
                 break
             # The dice whose values the classifier is sure of first, at every size; then, where
             # none was found, those whose values are only likelier (see FIND_VALUE_NEXT).
-            extra += _learned_dice(image, out + extra, learned_side, poly, ox, oy, value_share)
+            extra += _learned_dice(image, out + extra, learned_side, poly, ox, oy, value_share, memo)
             for larger in LEARNED_LARGER:
                 # Still short of the dice thrown, or, with no count known and no calibration to fix
                 # the dice's size, something die-sized still unread: dice larger than those read (a
                 # mixed set) are looked for too.
                 short = expect is not None and len(out) + len(extra) < expect
-                unread = expect is None and unexplained and not die_size
                 if short or unread:
-                    found = _learned_dice(image, out + extra, learned_side * larger, poly, ox, oy, value_share)
+                    found = _learned_dice(image, out + extra, learned_side * larger, poly, ox, oy, value_share,
+                                          memo)
                     # With no count to check it against, a one (a round spot in a square: a key's
                     # symbol, a button) at a size far from the dice read is not taken.
                     extra += found if short or larger <= LEARNED_ONES_UPTO else [d for d in found if d.value >= 2]
@@ -711,11 +713,11 @@ def _clear_of_edge(x: float, y: float, side: float, w: int, h: int) -> bool:
 
 
 def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int, oy: int,
-                  value_share: float) -> list[Die]:
+                  value_share: float, memo: dict | None = None) -> list[Die]:
     """Dice the learned classifier (:func:`vision.facenet.find_dice`) finds
     away from ``dice``, dice of ``side`` px whose likeliest value has at
     least ``value_share`` of the die probability (see
-    :func:`vision.facenet.find_dice`). ``image`` is the
+    :func:`vision.facenet.find_dice`, as is ``memo``). ``image`` is the
     (area-cropped) ``H×W×3 uint8 BGR`` picture whose top-left corner lies at
     ``(ox, oy)`` in the input; ``poly`` the area's polygon in input pixels, or
     None. Returned dice are squares as wide as the side each was read at, with
@@ -732,7 +734,8 @@ def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int
         cv2.fillPoly(mask, [np.round(poly - (ox, oy)).astype(np.int32)], 255)
     taken = [(d.center[0] - ox, d.center[1] - oy) for d in dice]
     out = []
-    for x, y, v, p, at in find_dice(image, side, taken=taken, mask=mask, value_share=value_share):
+    for x, y, v, p, at in find_dice(image, side, taken=taken, mask=mask, value_share=value_share,
+                                   memo=memo):
         if poly is None and not _clear_of_edge(x, y, at, w, h):
             continue
         cx, cy, r = x + ox, y + oy, at / 2
