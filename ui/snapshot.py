@@ -85,8 +85,34 @@ def touch_picture(picture, fx: float, fy: float) -> bool:
     return picture.on_touch_down(_Touch((x0 + fx * w, y0 + h - fy * h)))
 
 
-def shot(window, outdir: str, name: str) -> str:
-    """Save the window as ``OUTDIR/name.png``; returns the path."""
+def visible_texts(window) -> list[str]:
+    """The texts of every widget shown in ``window`` (labels, buttons, inputs),
+    sorted: what a player can read on the screen, to compare screens across a
+    refactor (the picture's pixels vary with the live camera)."""
+    out = []
+
+    def walk(w, shown=True):
+        shown = shown and getattr(w, "opacity", 1) > 0 and not getattr(w, "disabled_hidden", False)
+        text = getattr(w, "text", None)
+        if shown and isinstance(text, str) and text.strip():
+            x, y = w.to_window(*w.pos)
+            if x < window.width and y < window.height and x + w.width > 0 and y + w.height > 0:
+                out.append(text.strip())
+        # A screen manager shows its current screen (during a transition the old one too: not kept).
+        children = [w.current_screen] if getattr(w, "current_screen", None) is not None else w.children
+        for c in children:
+            walk(c, shown)
+
+    for c in window.children:
+        walk(c)
+    return sorted(out)
+
+
+def shot(window, outdir: str, name: str, report: dict | None = None) -> str:
+    """Save the window as ``OUTDIR/name.png``; returns the path. With ``report``,
+    also keep the screen's :func:`visible_texts` in ``report["texts"][name]``."""
+    if report is not None:
+        report.setdefault("texts", {})[name] = visible_texts(window)
     made = window.screenshot(os.path.join(outdir, name + ".png"))
     path = os.path.join(outdir, name + ".png")
     if made and made != path:
@@ -110,7 +136,7 @@ def _script(app, outdir, report):
     s.refresh_recent()
     s.refresh_first()
     yield 0.3
-    report["files"].append(shot(Window, outdir, "start"))
+    report["files"].append(shot(Window, outdir, "start", report))
     s.start_btn.dispatch("on_release")
     yield 0.3
     session = app.session
@@ -126,23 +152,23 @@ def _script(app, outdir, report):
         app.correction_screen.values = list(throw)
         app.confirm_correction(list(throw))
     yield 0.6
-    report["files"].append(shot(Window, outdir, "decision"))
+    report["files"].append(shot(Window, outdir, "decision", report))
     app.game_screen.continue_btn.dispatch("on_release")
     yield 0.6
-    report["files"].append(shot(Window, outdir, "game"))
+    report["files"].append(shot(Window, outdir, "game", report))
     app.camera.throw([1, 3, 5, 6, 2, 2])  # six dice where seven are due: the reader asks
     yield from wait_for(lambda: app.sm.current == "correction", 15)
     report["asked"] = app.sm.current == "correction"
     app.correction_screen.select(0)
     yield 0.4
-    report["files"].append(shot(Window, outdir, "correction"))
+    report["files"].append(shot(Window, outdir, "correction", report))
     app.correction_screen.add_die()
     app.correction_screen.set_value(6)
     app.correction_screen.confirm()
     yield 0.3
     app.ask_undo()
     yield 0.4
-    report["files"].append(shot(Window, outdir, "undo"))
+    report["files"].append(shot(Window, outdir, "undo", report))
     app.dialog.dismiss()
     yield 0.2
     app.open_settings()
@@ -150,19 +176,19 @@ def _script(app, outdir, report):
     for k in "12":
         app.dialog.key(k)
     yield 0.3
-    report["files"].append(shot(Window, outdir, "pin"))
+    report["files"].append(shot(Window, outdir, "pin", report))
     for k in "34":
         app.dialog.key(k)
     app.dialog.key("OK")
     yield 0.4
-    report["files"].append(shot(Window, outdir, "settings"))
+    report["files"].append(shot(Window, outdir, "settings", report))
     app.open_calibration()
     yield 0.3
     picker = app.calibration_screen.picker
     for fx, fy in ((0.15, 0.2), (0.85, 0.18), (0.88, 0.85), (0.12, 0.82)):
         touch_picture(picker, fx, fy)
     yield 0.3
-    report["files"].append(shot(Window, outdir, "calibrate"))
+    report["files"].append(shot(Window, outdir, "calibrate", report))
     app.close_calibration()
     app.close_settings()
     g = session.game
@@ -172,7 +198,7 @@ def _script(app, outdir, report):
         else:
             session.throw(winning_values(g.target, g.dice_to_throw))
     yield 0.6
-    report["files"].append(shot(Window, outdir, "end"))
+    report["files"].append(shot(Window, outdir, "end", report))
     report["screens"] = [os.path.basename(f)[:-4] for f in report["files"]]
 
 

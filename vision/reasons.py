@@ -1,0 +1,61 @@
+"""Why a read is not sure, and why a die is doubted: codes, never words.
+
+The reader says *why* with these enum members; the words for the players
+are made in one place, :mod:`companion.prompts`, through gettext. Nothing
+parses an English sentence. The values are the codes ``companion read
+--json`` prints.
+"""
+
+from __future__ import annotations
+
+import enum
+
+__all__ = ["Reason", "Doubt"]
+
+
+class Reason(str, enum.Enum):
+    """Why a read (a whole throw) is not sure. A sure read has none."""
+
+    #: Dice read surely whose value the learned face classifier all but ruled out.
+    VETOED = "vetoed"
+    #: Dice the classical passes read weakly were read again by the classifier.
+    REREAD = "reread"
+    #: Readings the classifier took for no die (left out).
+    NO_DIE = "no_die"
+    #: Dice found only by the classifier (never sure).
+    LEARNED_ONLY = "learned_only"
+    #: Readings whose face showed no pips (a hole, a counter), left out.
+    NO_PIPS = "no_pips"
+    #: Some dice are read with less than the sure confidence, or doubted.
+    HARD_TO_READ = "hard_to_read"
+    #: The dice read are not all of one size.
+    MIXED_SIZES = "mixed_sizes"
+    #: Something die-sized could not be read.
+    UNEXPLAINED = "unexplained"
+    #: Something else lies in the tray.
+    FOREIGN = "foreign"
+    #: The count of dice read is not the count expected.
+    WRONG_COUNT = "wrong_count"
+    #: No dice at all (no count expected).
+    NO_DICE = "no_dice"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Doubt(str, enum.Enum):
+    """Why one die is never sure, whatever its confidence (see ``Die.doubts``)."""
+
+    #: Its pips differ from the face in colour only.
+    BY_COLOUR = "by colour"
+    #: Something of a die lies just above it: it may be that die's front face.
+    FRONT_FACE = "front face"
+    #: A lone pip off its face's middle.
+    OFF_CENTRE = "off centre"
+    #: Another reading of its place saw other pips.
+    RIVAL_READ = "rival reading"
+    #: A place its value leaves free shows a pip-like mark.
+    MORE_PIPS = "more pips"
+
+    def __str__(self) -> str:
+        return self.value
