@@ -97,6 +97,8 @@ def _read(args) -> int:
     from vision.calibrate import CalibrationError, find_tray, load_area
     from vision.reader import UnreadableImage, annotate, load_image, read_throw
 
+    from .prompts import reason_text
+
     status = 0
     stored = None
     if args.area:
@@ -145,13 +147,13 @@ def _read(args) -> int:
                     for d in dice
                 ],
                 "sure": read.sure,
-                "reasons": list(read.reasons),
+                "reasons": [r.value for r in read.reasons],
                 "ms": round(ms, 1),
             }
             print(json.dumps(out), flush=True)
         else:
             vals = " ".join(str(d.value) for d in dice) or "no dice"
-            sure = "sure" if read.sure else "not sure: " + "; ".join(read.reasons)
+            sure = "sure" if read.sure else "not sure: " + "; ".join(reason_text(r) for r in read.reasons)
             print(f"{path}: {len(dice)} dice: {vals} ({sure}) ({ms:.1f} ms)")
         if args.annotate:
             name = os.path.splitext(os.path.basename(path))[0] + ".annotated.jpg"

@@ -31,6 +31,9 @@ import enum
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from . import game as _game
+from .game import Outcome, Termination
+
 __all__ = [
     "ROWS",
     "NUMBERS",
@@ -47,6 +50,8 @@ __all__ = [
     "Sheet",
     "ThrowResult",
     "Outcome",
+    "Termination",
+    "ThrowDue",
     "DurchmarschError",
     "IllegalThrow",
     "WrongDiceCount",
@@ -194,18 +199,14 @@ class ThrowResult:
 
 
 @dataclass(frozen=True)
-class Outcome:
-    """How the game ended: the winner's seat index and why.
+class ThrowDue:
+    """What :meth:`Durchmarsch.legal_events` lists while a throw is due: a
+    :class:`Throw` of ``dice`` values, each 1-6 (any values are legal)."""
 
-    ``reason`` is ``"row"`` (a row completed, the player wins at once) or
-    ``"last"`` (every other player was eliminated).
-    """
-
-    winner: int
-    reason: str
+    dice: int
 
 
-class DurchmarschError(Exception):
+class DurchmarschError(_game.IllegalEvent):
     """Base class of every illegal event. The game state is left unchanged."""
 
 
@@ -238,7 +239,7 @@ class GameOver(DurchmarschError):
     """Any event after the game ended."""
 
 
-class NothingToUndo(DurchmarschError):
+class NothingToUndo(DurchmarschError, _game.NothingToUndo):
     """Undo with no event on the stack."""
 
 
@@ -284,6 +285,7 @@ def _check_values(values: Iterable[int]) -> tuple[int, ...]:
     return vals
 
 
+@_game.register
 class Durchmarsch:
     """A game of Durchmarsch for 2-4 players, driven by events.
 
@@ -305,8 +307,11 @@ class Durchmarsch:
     an empty or repeated name, or a bad ``first``.
     """
 
+    #: The name stored with a game and named in scripts (:mod:`companion.game`).
+    name = "durchmarsch"
+
     def __init__(self, players: Sequence[str], *, first: int = 0):
-        names = [str(p).strip() for p in players]
+        names = list(_game.seats(players))
         if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
             raise ValueError(
                 f"Durchmarsch is for {MIN_PLAYERS}-{MAX_PLAYERS} players, got {len(names)}"
@@ -362,10 +367,59 @@ class Durchmarsch:
         """True once somebody has won."""
         return self._outcome is not None
 
-    @property
     def outcome(self) -> Outcome | None:
-        """The :class:`Outcome`, or None while the game goes on."""
+        """How the game ended (:class:`companion.game.Outcome`: the winner's seat and a
+        :class:`~companion.game.Termination`, ``ROW_COMPLETED`` or ``LAST_PLAYER``),
+        or None while the game goes on."""
         return self._outcome
+
+    @property
+    def to_act(self) -> int | None:
+        """Seat index of the player to act (the roller), or None once over."""
+        return self.current_player
+
+    def legal_events(self) -> list:
+        """The events legal now: ``[ThrowDue(n)]`` while a throw of ``n`` dice is
+        due (any values 1-6), both decisions (:class:`DecisionEvent`) while one
+        is due, ``[]`` once over."""
+        if self.is_over:
+            return []
+        if self._phase is Phase.DECIDE:
+            return [DecisionEvent(Decision.STOP), DecisionEvent(Decision.CONTINUE)]
+        return [ThrowDue(self._dice)]
+
+    def prompt_state(self) -> dict:
+        """A short state for the screen: ``phase`` ("roll", "decide", "over"),
+        ``player`` (the roller's name, None once over), ``target``, ``dice`` due
+        and, once over, ``winner``."""
+        return {
+            "phase": self._phase.value,
+            "player": None if self.is_over else self._names[self._player],
+            "target": self.target,
+            "dice": self.dice_to_throw,
+            "winner": self.winner,
+        }
+
+    @staticmethod
+    def event_to_json(event) -> dict:
+        """``Throw``/``DecisionEvent`` → ``{"throw": [...]}`` / ``{"decision": "stop"}``
+        (a dict in that form is returned as it is). Raises ``TypeError`` for anything else."""
+        if isinstance(event, Throw):
+            return {"throw": list(event.values)}
+        if isinstance(event, DecisionEvent):
+            return {"decision": event.decision.value}
+        if isinstance(event, dict) and ("throw" in event or "decision" in event):
+            return event
+        raise TypeError(f"not a Durchmarsch event: {event!r}")
+
+    @staticmethod
+    def event_from_json(data: dict):
+        """The inverse of :meth:`event_to_json`. Raises ``ValueError`` for anything else."""
+        if isinstance(data, dict) and "throw" in data:
+            return Throw(tuple(data["throw"]))
+        if isinstance(data, dict) and "decision" in data:
+            return DecisionEvent(Decision(data["decision"]))
+        raise ValueError(f"not a Durchmarsch event: {data!r}")
 
     @property
     def winner(self) -> str | None:
@@ -514,7 +568,7 @@ class Durchmarsch:
             new_row = Row(row.marked + 1, row.misthrows)
             self._set_row(p, row_idx, new_row)
             if new_row.complete:
-                self._outcome = Outcome(p, "row")
+                self._outcome = Outcome(Termination.ROW_COMPLETED, p)
                 self._phase = Phase.OVER
                 result = ThrowResult(p, row_idx, target, vals, used, row_completed=True)
             else:
@@ -563,7 +617,7 @@ class Durchmarsch:
     def _end_turn(self) -> None:
         alive = [i for i, s in enumerate(self._sheets) if not s.eliminated]
         if len(alive) == 1:
-            self._outcome = Outcome(alive[0], "last")
+            self._outcome = Outcome(Termination.LAST_PLAYER, alive[0])
             self._phase = Phase.OVER
             return
         n = len(self._sheets)

@@ -26,10 +26,13 @@ Example::
 
 from __future__ import annotations
 
+from vision.reasons import Doubt, Reason
+
 from .durchmarsch import MIN_DICE, DecisionEvent, Durchmarsch, Throw, ThrowResult, uses_pair
 from .i18n import _
 
-__all__ = ["prompt", "throw_text", "outcome_text", "result_text", "ask_text", "undo_text", "must_set_aside"]
+__all__ = ["prompt", "throw_text", "outcome_text", "result_text", "ask_text", "undo_text", "must_set_aside",
+           "reason_text", "doubt_text", "seen_text"]
 
 
 def must_set_aside(game: Durchmarsch) -> bool:
@@ -90,17 +93,67 @@ def result_text(result: ThrowResult, players: tuple[str, ...] | None = None) -> 
     return text
 
 
+def reason_text(reason: Reason) -> str:
+    """The words for one of the reader's :class:`vision.reasons.Reason` codes (the
+    one place they are put into words). Raises ``KeyError`` for an unknown code."""
+    words = {
+        Reason.VETOED: _("dice read surely were doubted by the learned face classifier"),
+        Reason.REREAD: _("dice were read again by the learned face classifier"),
+        Reason.NO_DIE: _("readings were taken for no die by the learned face classifier"),
+        Reason.LEARNED_ONLY: _("dice were found only by the learned face classifier"),
+        Reason.NO_PIPS: _("readings showed no pips (a hole, a counter) and were left out"),
+        Reason.HARD_TO_READ: _("dice are hard to read"),
+        Reason.MIXED_SIZES: _("the dice read are not all of one size"),
+        Reason.UNEXPLAINED: _("something die-sized could not be read"),
+        Reason.FOREIGN: _("something else is in the tray"),
+        Reason.WRONG_COUNT: _("not the number of dice thrown"),
+        Reason.NO_DICE: _("no dice"),
+    }
+    return words[Reason(reason)]
+
+
+def doubt_text(doubt: Doubt) -> str:
+    """The words for why one die is never sure (a :class:`vision.reasons.Doubt`)."""
+    words = {
+        Doubt.BY_COLOUR: _("its pips differ from the face in colour only"),
+        Doubt.FRONT_FACE: _("it may be another die's front face"),
+        Doubt.OFF_CENTRE: _("a lone pip off its face's middle"),
+        Doubt.RIVAL_READ: _("another reading of its place saw other pips"),
+        Doubt.MORE_PIPS: _("a pip-like mark where its value has no pip"),
+    }
+    return words[Doubt(doubt)]
+
+
+def seen_text(why) -> str:
+    """The words for why the watcher at rest scored, asked about or ignored a
+    settled scene (a :class:`companion.watch.Why` code)."""
+    from .watch import Why
+
+    words = {
+        Why.NO_GAME: _("no game"),
+        Why.DECISION_DUE: _("a decision is due"),
+        Why.GAME_OVER: _("the game is over"),
+        Why.MOVED_ON: _("the game moved on"),
+        Why.EMPTY: _("the tray is empty"),
+        Why.NOT_MOVED: _("the dice of the last throw, not moved"),
+        Why.NOT_SURE: _("not sure of the read"),
+        Why.REFUSED: _("the rules refuse the throw"),
+        Why.SCORED: _("read sure, count right"),
+    }
+    return words[Why(why)]
+
+
 def ask_text(values, expected: int, reasons=()) -> str:
     """The question for a read that cannot be scored as it is.
 
     ``values``: the dice values read; ``expected``: the dice count due;
-    ``reasons``: the reader's reasons (English, from :mod:`vision.reader`).
+    ``reasons``: the reader's :class:`vision.reasons.Reason` codes.
     Short enough for the 800×480 prompt.
     """
     if len(values) != expected:
         return _("Read {got} dice, but {due} were thrown. Nudge the dice, or correct them.").format(
             got=len(values), due=expected)
-    if any("else is in the tray" in r for r in reasons):
+    if Reason.FOREIGN in reasons:
         return _("Something else is in the tray. Clear it, or correct the dice.")
     return _("Not sure of every die. Nudge the dice, or correct them.")
 

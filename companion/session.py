@@ -14,6 +14,13 @@ Example::
     True
     >>> s.decide("stop"); s.game.players[s.game.current_player]
     'Tim'
+
+Every frame reaches the score the same way: :meth:`GameSession.read` reads
+it with the count of dice due, and :meth:`GameSession.take` alone decides
+"score or ask" (a read that is sure and has the count due is scored;
+anything else is asked). The app's THROW button (:meth:`throw_frame`), the
+watcher at rest (:class:`companion.watch.ThrowWatcher`) and ``companion
+replay`` all go through it.
 """
 
 from __future__ import annotations
@@ -26,10 +33,17 @@ from typing import Callable
 
 import numpy as np
 
-from .durchmarsch import Durchmarsch, NothingToUndo, Throw, ThrowResult
+from vision.reasons import Reason
+
+from .durchmarsch import NothingToUndo as DurchmarschNothingToUndo
+from .durchmarsch import Throw, ThrowResult
+from .game import Game, game_class
 from .storage import Store
 
-__all__ = ["GameSession", "Change", "ReadResult", "NoGame"]
+__all__ = ["GameSession", "Change", "ReadResult", "NoGame", "SCORED", "ASKED"]
+
+#: What :meth:`GameSession.take` did with a read.
+SCORED, ASKED = "scored", "asked"
 
 log = logging.getLogger(__name__)
 
@@ -53,26 +67,28 @@ class ReadResult:
     """A frame read for a throw.
 
     ``dice``: the dice read (``vision.reader.Die``). ``values``: their values.
-    ``expected``: the number of dice due. ``ok``: True when the reader is sure
-    and the count matches, so the read can be scored; else ``problem`` says
-    why in words for the players (who then nudge the dice or correct them).
+    ``expected``: the number of dice due. ``reasons``: why the read cannot be
+    scored as it is, as :class:`vision.reasons.Reason` codes (empty when the
+    reader is sure and the count matches); :func:`companion.prompts.ask_text`
+    puts them into words.
     """
 
     dice: tuple
     values: tuple[int, ...]
     expected: int
-    problem: str | None = None
-    reasons: tuple[str, ...] = ()
+    reasons: tuple[Reason, ...] = ()
 
     @property
     def ok(self) -> bool:
-        return self.problem is None
+        """True when the read can be scored: the reader is sure and the count is the count due."""
+        return not self.reasons
 
 
 @dataclass(frozen=True)
 class Change:
-    """What changed: ``kind`` is ``"start"``, ``"throw"``, ``"decision"``, ``"undo"``,
-    ``"read"`` (a frame read that was not scored) or ``"over"``; ``result`` the
+    """What changed: ``kind`` is ``"start"``, ``"throw"``, ``"decision"``, ``"event"``
+    (any other event, :meth:`GameSession.apply`), ``"undo"``, ``"read"`` (a frame
+    read that was not scored) or ``"over"``; ``result`` the
     :class:`ThrowResult` of a throw; ``read`` the :class:`ReadResult` of a frame."""
 
     kind: str
@@ -100,7 +116,7 @@ class GameSession:
         self.area = area
         self.recorder = recorder
         self._rng = rng or random.Random()
-        self.game: Durchmarsch | None = None
+        self.game: Game | None = None
         self.game_id: int | None = None
         self._listeners: list[Callable[[Change], None]] = []
 
@@ -117,19 +133,23 @@ class GameSession:
                 log.exception("listener failed on %s", change.kind)
 
     # -- game lifecycle -----------------------------------------------------
-    def start(self, players: list[str], *, first: int | None = None) -> None:
-        """Start a new game; the first roller is drawn at random unless given (ruling R5).
+    def start(self, players: list[str], *, first: int | None = None, game: str = "durchmarsch") -> None:
+        """Start a new game of ``game`` (a name of :data:`companion.game.GAMES`); the
+        first player is drawn at random unless given (Durchmarsch: ruling R5).
 
         An unfinished game is kept in the store as abandoned. Raises
-        ``ValueError`` for a bad player list (see :class:`Durchmarsch`).
+        ``ValueError`` for a bad player list (see the game's class) and
+        ``KeyError`` for an unknown game.
         """
+        cls = game_class(game)
         if first is None:
             first = self._rng.randrange(len(players)) if players else 0
-        game = Durchmarsch(players, first=first)
+        new = cls(players, first=first)
         old = self.store.unfinished()
         if old is not None:
             self.store.abandon(old)
-        self.game_id = self.store.new_game(list(game.players), first=first)
+        self.game_id = self.store.new_game(list(new.players), first=first, game=cls.name)
+        game = new
         self.game = game
         self._emit(Change("start"))
 
@@ -143,7 +163,7 @@ class GameSession:
         self._emit(Change("start"))
         return True
 
-    def _need_game(self) -> Durchmarsch:
+    def _need_game(self) -> Game:
         if self.game is None:
             raise NoGame("no game: start or resume one first")
         return self.game
@@ -166,17 +186,31 @@ class GameSession:
         else:
             got = self._reader(frame)  # a plain image → dice function
         if hasattr(got, "sure"):
-            dice, reasons = tuple(got.dice), tuple(got.reasons)
+            dice, reasons = tuple(got.dice), tuple(Reason(r) for r in got.reasons)
         else:
             dice, reasons = tuple(got), ()
         values = tuple(d.value for d in dice)
-        if len(values) != due and not any("were thrown" in r for r in reasons):
-            reasons += (f"read {len(values)} dice, but {due} were thrown",)
-        problem = "; ".join(reasons) if reasons else None
-        return ReadResult(dice, values, due, problem, reasons)
+        if len(values) != due and Reason.WRONG_COUNT not in reasons:
+            reasons += (Reason.WRONG_COUNT,)
+        return ReadResult(dice, values, due, reasons)
+
+    def take(self, read: ReadResult, frame: np.ndarray | None = None) -> str:
+        """Score a read or ask the players about it: the one place that decides.
+
+        A read that is sure and has the count due (``read.ok``) is scored as the
+        throw (:meth:`throw`, which raises the engine's error for a throw the
+        rules refuse; nothing is saved then); anything else is asked
+        (:meth:`ask`: listeners get a ``"read"`` change, nothing is scored).
+        Returns :data:`SCORED` or :data:`ASKED`.
+        """
+        if read.ok:
+            self.throw(read.values, frame=frame)
+            return SCORED
+        self.ask(read, frame)
+        return ASKED
 
     def throw_frame(self, frame: np.ndarray) -> ReadResult:
-        """Read a frame and, when the read can be scored, score it as the throw.
+        """Read a frame and score it or ask about it (:meth:`take`).
 
         A read the reader is not sure of, or whose dice count is not the count
         due, is never scored: listeners get a ``"read"`` change to ask the
@@ -184,10 +218,7 @@ class GameSession:
         """
         self._need_game().expect_throw()
         r = self.read(frame)
-        if r.ok:
-            self.throw(r.values, frame=frame)
-        else:
-            self.ask(r, frame)
+        self.take(r, frame)
         return r
 
     def ask(self, read: ReadResult, frame: np.ndarray | None = None) -> None:
@@ -207,7 +238,7 @@ class GameSession:
         game = self._need_game()
         trial = game.copy()
         result = trial.throw(values)  # checks the throw; raises before anything is saved
-        seq = self.store.append(self.game_id, {"throw": list(result.values)}, frame=frame)
+        seq = self.store.append(self.game_id, game.event_to_json(Throw(result.values)), frame=frame)
         game.throw(result.values)
         if frame is not None and self.recorder is not None:
             try:
@@ -229,7 +260,7 @@ class GameSession:
         """
         game = self._need_game()
         if not game.events or not isinstance(game.events[-1], Throw):
-            raise NothingToUndo("only a throw can be corrected, and the last event is not one")
+            raise DurchmarschNothingToUndo("only a throw can be corrected, and the last event is not one")
         trial = game.copy()
         trial.undo()
         trial.throw(values)  # raises before anything changes
@@ -241,7 +272,7 @@ class GameSession:
         game = self._need_game()
         trial = game.copy()
         trial.decide(decision)
-        self.store.append(self.game_id, {"decision": str(getattr(decision, "value", decision))})
+        self.store.append(self.game_id, game.event_to_json(trial.events[-1]))
         game.decide(decision)
         self._after(Change("decision"))
 
@@ -249,7 +280,7 @@ class GameSession:
         """Take back the last event, in the store and in the game."""
         game = self._need_game()
         if not game.events:
-            raise NothingToUndo("nothing to undo: no event has been played")
+            game.undo()  # raises the game's own NothingToUndo
         last = game.events[-1]
         seq = len(game.events)  # the store numbers events from 1
         self.store.pop(self.game_id)
@@ -260,6 +291,18 @@ class GameSession:
             except OSError:
                 log.exception("could not drop the undone throw's record")
         self._emit(Change("undo"))
+
+    def apply(self, event) -> object:
+        """Apply any event of the game (checked on a copy first, saved, then applied);
+        returns what the game's ``apply`` returns. Raises the game's
+        :class:`companion.game.IllegalEvent` subclass; nothing is saved then."""
+        game = self._need_game()
+        trial = game.copy()
+        trial.apply(event)
+        self.store.append(self.game_id, game.event_to_json(event))
+        result = game.apply(event)
+        self._after(Change("event"))
+        return result
 
     def _after(self, change: Change) -> None:
         game = self.game

@@ -32,10 +32,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .durchmarsch import Decision, DecisionEvent, Durchmarsch, Throw
 from .files import write_atomically
+from .game import Game, IllegalEvent, game_class
 
-__all__ = ["Store", "StorageError", "SavedGame", "event_to_json", "event_from_json"]
+__all__ = ["Store", "StorageError", "SavedGame", "StoredGame"]
 
 log = logging.getLogger(__name__)
 
@@ -66,31 +66,28 @@ class StorageError(RuntimeError):
 
 @dataclass
 class SavedGame:
-    """A game loaded from the store: its id, the replayed engine and the frame paths by event seq."""
+    """A game loaded from the store: its id, the replayed engine (a
+    :class:`companion.game.Game`) and the frame paths by event seq."""
 
     id: int
-    game: Durchmarsch
+    game: Game
     frames: dict[int, str]
 
 
-def event_to_json(event) -> dict:
-    """``Throw``/``DecisionEvent`` → ``{"throw": [...]}`` / ``{"decision": "stop"}``."""
-    if isinstance(event, Throw):
-        return {"throw": list(event.values)}
-    if isinstance(event, DecisionEvent):
-        return {"decision": event.decision.value}
-    if isinstance(event, dict) and ("throw" in event or "decision" in event):
-        return event
-    raise TypeError(f"not an event: {event!r}")
+@dataclass(frozen=True)
+class StoredGame:
+    """One line of :meth:`Store.games`: ``id``, ``game`` (its name), ``players``,
+    ``started``/``finished`` (seconds since the epoch; ``finished`` None while
+    unfinished), ``winner`` (None: unfinished, abandoned or a draw) and
+    ``events`` (how many)."""
 
-
-def event_from_json(data: dict):
-    """The inverse of :func:`event_to_json`. Raises ``ValueError`` for anything else."""
-    if isinstance(data, dict) and "throw" in data:
-        return Throw(tuple(data["throw"]))
-    if isinstance(data, dict) and "decision" in data:
-        return DecisionEvent(Decision(data["decision"]))
-    raise ValueError(f"not an event: {data!r}")
+    id: int
+    game: str
+    players: tuple[str, ...]
+    started: float
+    finished: float | None
+    winner: str | None
+    events: int
 
 
 class Store:
@@ -140,21 +137,24 @@ class Store:
             self._db = None
 
     # -- games ------------------------------------------------------------
-    def new_game(self, players: list[str], *, first: int) -> int:
-        """Record a new game; returns its id."""
+    def new_game(self, players: list[str], *, first: int, game: str = "durchmarsch") -> int:
+        """Record a new game of ``game`` (a name of :data:`companion.game.GAMES`); returns its id."""
         cur = self._db.execute(
-            "INSERT INTO games(players, first, started) VALUES (?, ?, ?)",
-            (json.dumps(list(players)), int(first), time.time()),
+            "INSERT INTO games(game, players, first, started) VALUES (?, ?, ?, ?)",
+            (game, json.dumps(list(players)), int(first), time.time()),
         )
         return int(cur.lastrowid)
 
-    def append(self, game_id: int, event, *, frame: np.ndarray | None = None) -> int:
+    def append(self, game_id: int, event: dict, *, frame: np.ndarray | None = None) -> int:
         """Record the next event of a game (and the frame of a throw, as JPEG); returns its seq.
 
+        ``event``: the event as JSON-ready data (the game's ``event_to_json``).
         The frame file is written and synced before the event row is committed,
         so a committed throw always has its frame.
         """
-        event_json = json.dumps(event_to_json(event))
+        if not isinstance(event, dict):
+            raise TypeError(f"an event is stored as JSON-ready data (a dict), not {event!r}")
+        event_json = json.dumps(event)
         seq = self._next_seq(game_id)
         frame_path = None
         if frame is not None:
@@ -222,11 +222,15 @@ class Store:
         Raises :class:`StorageError` when the game is missing or an event in it
         is unreadable or illegal (the message names the event).
         """
-        row = self._db.execute("SELECT players, first FROM games WHERE id=?", (game_id,)).fetchone()
+        row = self._db.execute("SELECT players, first, game FROM games WHERE id=?", (game_id,)).fetchone()
         if row is None:
             raise StorageError(f"no game {game_id} in {self.path}")
         try:
-            game = Durchmarsch(json.loads(row[0]), first=int(row[1]))
+            cls = game_class(row[2])
+        except KeyError as e:
+            raise StorageError(f"game {game_id}: {e.args[0]}") from e
+        try:
+            game = cls(json.loads(row[0]), first=int(row[1]))
         except (ValueError, TypeError) as e:
             raise StorageError(f"game {game_id}: bad player list: {e}") from e
         frames = {}
@@ -234,12 +238,31 @@ class Store:
             "SELECT seq, event, frame FROM events WHERE game_id=? ORDER BY seq", (game_id,)
         ):
             try:
-                game.apply(event_from_json(json.loads(ev)))
-            except (ValueError, TypeError) as e:
+                game.apply(game.event_from_json(json.loads(ev)))
+            except (ValueError, TypeError, IllegalEvent) as e:
                 raise StorageError(f"game {game_id}, event {seq}: {e}") from e
             if frame:
                 frames[seq] = os.path.join(self.root, frame)
         return SavedGame(game_id, game, frames)
+
+    def games(self, limit: int | None = None) -> list[StoredGame]:
+        """The stored games, newest first (at most ``limit``)."""
+        sql = ("SELECT g.id, g.game, g.players, g.started, g.finished, g.winner, COUNT(e.seq) FROM games g "
+               "LEFT JOIN events e ON e.game_id = g.id GROUP BY g.id ORDER BY g.id DESC")
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        return [StoredGame(int(i), g, tuple(json.loads(p)), float(st), fin, w, int(n))
+                for i, g, p, st, fin, w, n in self._db.execute(sql)]
+
+    def events(self, game_id: int) -> list[tuple[int, dict, str | None]]:
+        """A game's events as ``(seq, event data, frame path or None)``, oldest first.
+
+        Raises :class:`StorageError` when there is no such game."""
+        if self._db.execute("SELECT 1 FROM games WHERE id=?", (game_id,)).fetchone() is None:
+            raise StorageError(f"no game {game_id} in {self.path}")
+        return [(int(seq), json.loads(ev), os.path.join(self.root, fr) if fr else None)
+                for seq, ev, fr in self._db.execute(
+                    "SELECT seq, event, frame FROM events WHERE game_id=? ORDER BY seq", (game_id,))]
 
     def recent_players(self, limit: int = 12) -> list[str]:
         """Names from recent games, most recent first, without repeats."""

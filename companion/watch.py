@@ -28,26 +28,44 @@ Example::
 
 from __future__ import annotations
 
+import enum
 import math
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
 from .durchmarsch import DurchmarschError, Phase
+from .session import SCORED
 
-__all__ = ["ThrowWatcher", "Seen"]
+__all__ = ["ThrowWatcher", "Seen", "Why"]
+
+
+class Why(str, enum.Enum):
+    """Why the watcher scored, asked about or ignored a settled scene (words:
+    :func:`companion.prompts.seen_text`)."""
+
+    NO_GAME = "no_game"
+    DECISION_DUE = "decision_due"
+    GAME_OVER = "game_over"
+    MOVED_ON = "moved_on"
+    EMPTY = "empty"
+    NOT_MOVED = "not_moved"
+    NOT_SURE = "not_sure"
+    REFUSED = "refused"
+    SCORED = "scored"
 
 
 @dataclass(frozen=True)
 class Seen:
     """What the watcher did with a settled scene: ``outcome`` (``"scored"``,
-    ``"asked"`` or ``"ignored"``), ``why`` in words, the session's
+    ``"asked"`` or ``"ignored"``), ``why`` (a :class:`Why` code), the session's
     ``read`` (a :class:`companion.session.ReadResult`, None when not read),
     and ``latency``: seconds from the last moving frame to the read being
     available (by the clock given to :meth:`ThrowWatcher.feed`)."""
 
     outcome: str
-    why: str
+    why: Why
     read: object = None
     latency: float | None = None
 
@@ -71,21 +89,38 @@ class ThrowWatcher:
         self._clock = clock or time.monotonic
         self._last_scored: tuple = ()
         self.last: Seen | None = None
+        #: The frame of the last throw this watcher scored (``H×W×3 uint8 BGR``), or None.
+        self.last_frame: np.ndarray | None = None
 
-    def feed(self, frame: np.ndarray, t: float | None = None) -> Seen | None:
+    def feed(self, frame: np.ndarray, t: float | None = None, *,
+             act_on: Callable[[Callable[[], Seen]], None] | None = None) -> Seen | None:
         """Take one frame (``H×W×3 uint8 BGR``) at time ``t`` (seconds).
 
-        Returns a :class:`Seen` when the frame completed a settled scene,
-        else None. Errors of the rules engine never escape: a throw the rules
-        refuse is reported as ``"ignored"`` with the reason.
+        When the frame completes a settled scene, it is read here (the slow
+        part) and then scored, asked about or ignored (:meth:`act`); returns
+        the :class:`Seen`, else None. ``act_on``: where the acting runs, for a
+        caller that reads on a worker thread but owns the session on another
+        (the app passes a function that schedules the call on Kivy's clock);
+        :meth:`feed` then returns None and the scheduled call returns the
+        :class:`Seen`. Errors of the rules engine never escape: a throw the
+        rules refuse is reported as ``"ignored"``.
         """
         t = self._clock() if t is None else t
         settled = self.detector.update(frame, t)
         if settled is None:
             return None
-        seen = self.consider(settled.frame)
-        self.last = Seen(seen.outcome, seen.why, seen.read, t - settled.last_motion)
-        return self.last
+        r = self.read_if_due(settled.frame)
+        latency = t - settled.last_motion
+
+        def act() -> Seen:
+            seen = self.act(settled.frame, r)
+            self.last = Seen(seen.outcome, seen.why, seen.read, latency)
+            return self.last
+
+        if act_on is None:
+            return act()
+        act_on(act)
+        return None
 
     def consider(self, frame: np.ndarray) -> Seen:
         """Decide what a settled scene is (see the module text) and act on it."""
@@ -104,27 +139,28 @@ class ThrowWatcher:
 
     def act(self, frame: np.ndarray, r) -> Seen:
         """Score, ask or ignore a settled scene given its read ``r`` (from
-        :meth:`read_if_due`, None when no throw was due)."""
+        :meth:`read_if_due`, None when no throw was due). Scoring or asking is
+        the session's decision (:meth:`companion.session.GameSession.take`)."""
         s = self.session
         game = s.game
         if game is None:
-            return Seen("ignored", "no game")
+            return Seen("ignored", Why.NO_GAME)
         if game.phase is not Phase.ROLL or r is None or r.expected != game.dice_to_throw:
-            return Seen("ignored", "a decision is due" if game.phase is Phase.DECIDE else
-                        "the game is over" if game.phase is Phase.OVER else "the game moved on")
+            return Seen("ignored", Why.DECISION_DUE if game.phase is Phase.DECIDE else
+                        Why.GAME_OVER if game.phase is Phase.OVER else Why.MOVED_ON)
         if not r.dice:
-            return Seen("ignored", "the tray is empty", r)
+            return Seen("ignored", Why.EMPTY, r)
         if self._unmoved(r.dice):
-            return Seen("ignored", "the dice of the last throw, not moved", r)
-        if not r.ok:
-            s.ask(r, frame)
-            return Seen("asked", r.problem, r)
+            return Seen("ignored", Why.NOT_MOVED, r)
         try:
-            s.throw(r.values, frame=frame)
-        except DurchmarschError as e:
-            return Seen("ignored", str(e), r)
+            taken = s.take(r, frame)
+        except DurchmarschError:
+            return Seen("ignored", Why.REFUSED, r)
+        if taken != SCORED:
+            return Seen("asked", Why.NOT_SURE, r)
         self._last_scored = tuple(r.dice)
-        return Seen("scored", "read sure, count right", r)
+        self.last_frame = frame
+        return Seen("scored", Why.SCORED, r)
 
     def scored(self, dice) -> None:
         """Tell the watcher which dice lie in the tray after a throw scored another

@@ -10,7 +10,7 @@ from companion.durchmarsch import Phase
 from companion.recording import RecordingError, ThrowRecorder
 from companion.session import GameSession
 from companion.storage import Store
-from companion.watch import ThrowWatcher
+from companion.watch import ThrowWatcher, Why
 from hardware.render import PlacedDie, RenderStyle, TrayScene
 from vision.calibrate import (
     CalibrationError,
@@ -23,6 +23,7 @@ from vision.calibrate import (
     store_calibration,
 )
 from vision.reader import read_throw
+from vision.reasons import Reason
 from vision.rest import RestConfig, RestDetector
 
 FPS = 15.0
@@ -92,7 +93,7 @@ def test_a_hand_held_still_in_the_tray_is_never_scored(tmp_path):
     dice = t.scene.place([6, 4, 1, 1, 1, 1, 1, 1])
     seen = t.feed([t.scene.frame(dice, hand=(380, 300)), t.scene.frame(dice, hand=(400, 330))], still=10)
     assert [s.outcome for s in seen] == ["asked"]
-    assert "something else is in the tray" in seen[0].why
+    assert seen[0].why is Why.NOT_SURE and Reason.FOREIGN in seen[0].read.reasons
     assert t.session.game.events == () and t.asked
 
 
@@ -113,7 +114,7 @@ def test_set_aside_die_outside_the_tray_and_partial_pickup_are_ignored(tmp_path)
     t.session.decide("continue")  # put one die aside, throw 7 for 9
     # One die taken out, the other seven left lying: not a throw.
     seen = t.feed([t.scene.frame(dice, hand=dice[0].center), t.scene.frame(dice[1:])])
-    assert [s.outcome for s in seen] == ["ignored"] and "not moved" in seen[0].why
+    assert [s.outcome for s in seen] == ["ignored"] and seen[0].why is Why.NOT_MOVED
     # The die set aside lies outside the tray; the seven are thrown again.
     aside = PlacedDie(dice[0].value, (40.0, 40.0), 0.0, dice[0].size)
     thrown = t.scene.place([5, 4, 2, 2, 3, 3, 6])
@@ -131,7 +132,7 @@ def test_the_tray_being_emptied_is_not_a_throw(tmp_path):
     seen = t.feed([t.scene.frame(dice[:4]), t.scene.frame(dice[:4])], still=8)
     seen += t.feed([t.scene.frame([])], still=8)
     assert all(s.outcome == "ignored" for s in seen)
-    assert [s.why for s in seen][-1] == "the tray is empty"
+    assert [s.why for s in seen][-1] is Why.EMPTY
     assert len(t.session.game.events) == 2
 
 
@@ -139,7 +140,7 @@ def test_a_wrong_count_asks_instead_of_scoring(tmp_path):
     t = Table(tmp_path)
     seen = t.roll(t.scene.place([6, 4, 1, 1, 1, 1, 1]))  # 7 dice, 8 are due
     assert [s.outcome for s in seen] == ["asked"]
-    assert "read 7 dice, but 8 were thrown" in seen[0].why
+    assert Reason.WRONG_COUNT in seen[0].read.reasons and seen[0].read.values and len(seen[0].read.values) == 7
     assert t.session.game.events == ()
 
 

@@ -180,7 +180,7 @@ def test_r6_decision_due_before_next_throw_but_not_after_completing_row():
     g.decide("stop")
     r = g.throw(hit(1, 8))
     assert r.row_completed and g.is_over and g.winner == "B"
-    assert g.outcome.reason == "row" and not g.decision_due
+    assert g.outcome().reason == "row" and not g.decision_due
     assert g.to_dict()["turn"] is None and g.to_dict()["finished"] is True
 
 
@@ -245,7 +245,7 @@ def test_elimination_and_last_player_wins():
     assert g.current_player == 1  # A is skipped
     set_sheet(g, 1, [Row(0, 2), Row(0, 2), Row(0, 2), Row(0, 1)], row=3)
     g.throw(miss(8))  # B eliminated -> C is the last player left
-    assert g.is_over and g.winner == "C" and g.outcome.reason == "last"
+    assert g.is_over and g.winner == "C" and g.outcome().reason == "last"
 
 
 # -- illegal events leave the state unchanged ---------------------------------

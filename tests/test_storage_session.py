@@ -13,6 +13,7 @@ import pytest
 from companion.durchmarsch import DecisionDue, NothingToUndo, WrongDiceCount
 from companion.session import GameSession
 from companion.storage import Store, StorageError
+from vision.reasons import Reason
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -135,7 +136,7 @@ def test_session_reads_a_mock_frame_and_refuses_a_wrong_count(tmp_path):
     s.subscribe(lambda ch: heard.append(ch))
     cam = MockCamera(seed=1)
     r = s.throw_frame(cam.read())
-    assert not r.ok and "read 3 dice, but 8" in r.problem
+    assert not r.ok and r.reasons == (Reason.WRONG_COUNT,) and r.values == (6, 4, 1) and r.expected == 8
     assert heard[-1].kind == "read" and s.game.events == ()
 
 

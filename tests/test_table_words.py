@@ -7,6 +7,8 @@ import os
 import time
 
 import pytest
+
+from vision.reasons import Reason
 from gpiozero.pins.mock import MockFactory
 
 from companion import i18n
@@ -76,8 +78,23 @@ def test_result_and_ask_texts():
     r = g.throw([1] * 8)  # Tim again in row 2
     assert r.misthrow and not r.row_struck
     assert ask_text([1, 2, 3], 8) == "Read 3 dice, but 8 were thrown. Nudge the dice, or correct them."
-    assert ask_text([1] * 8, 8, ("something else is in the tray",)).startswith("Something else")
-    assert ask_text([1] * 8, 8, ("2 of the dice are hard to read",)).startswith("Not sure of every die")
+    assert ask_text([1] * 8, 8, (Reason.FOREIGN,)).startswith("Something else")
+    assert ask_text([1] * 8, 8, (Reason.HARD_TO_READ,)).startswith("Not sure of every die")
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "fr", "it"])
+def test_every_reason_doubt_and_watcher_code_has_words(lang):
+    from companion.prompts import doubt_text, reason_text, seen_text
+    from companion.watch import Why
+    from vision.reasons import Doubt
+
+    i18n.set_language(lang)
+    try:
+        texts = [reason_text(r) for r in Reason] + [doubt_text(d) for d in Doubt] + [seen_text(w) for w in Why]
+    finally:
+        i18n.set_language("en")
+    assert all(t and t.strip() for t in texts)
+    assert len(set(texts)) == len(texts)  # no two codes share their words
 
 
 def test_row_struck_and_player_out_are_said():

@@ -135,7 +135,7 @@ def _make_app(cfg, driver):
     from companion import i18n
     from companion.durchmarsch import DurchmarschError, Throw
     from companion.prompts import ask_text, result_text, undo_text
-    from companion.session import Change, GameSession
+    from companion.session import SCORED, Change, GameSession
     from companion.storage import Store
     from hardware.buttons import key_to_action
     from hardware.camera import CameraError, MockCamera, open_camera
@@ -282,8 +282,9 @@ def _make_app(cfg, driver):
 
         # -- frames and reads (worker threads) -------------------------------
         def _watch_loop(self):
-            """Worker thread: motion check on the latest frame; when the dice come
-            to rest, read them here and let the main thread score or ask."""
+            """Worker thread: feed the latest frame to the tested
+            :meth:`ThrowWatcher.feed`, which reads a settled scene here and
+            scores or asks on the main thread (Kivy's clock)."""
             seen_id = None
             while not self._watch_stop.wait(1 / 15):
                 frame = self._latest
@@ -291,23 +292,21 @@ def _make_app(cfg, driver):
                     continue
                 seen_id = id(frame)
                 try:
-                    settled = self.watcher.detector.update(frame, time.monotonic())
-                    if settled is None:
-                        continue
-                    r = self.watcher.read_if_due(settled.frame)
+                    self.watcher.feed(frame, time.monotonic(), act_on=self._act_on_main)
                 except Exception:  # a bad frame must not stop watching
                     log.exception("watching the tray failed")
-                    continue
-                Clock.schedule_once(lambda dt, f=settled.frame, r=r: self._settled(f, r))
 
-        def _settled(self, frame, r):
-            if self.session.game is None or r is None:
+        def _act_on_main(self, act):
+            """Run the watcher's decision on the main thread, then show what it saw."""
+            Clock.schedule_once(lambda dt: self._seen(act()))
+
+        def _seen(self, seen):
+            if seen.read is None:
                 return
             self.waiting_for_rest = False
-            self.last_dice = list(r.dice)
-            seen = self.watcher.act(frame, r)  # scores (→ "throw") or asks (→ "read")
+            self.last_dice = list(seen.read.dice)
             if seen.outcome == "scored":
-                self.last_frame = frame
+                self.last_frame = self.watcher.last_frame
 
         def _frame_from_worker(self, frame):
             self._latest = frame
@@ -355,17 +354,15 @@ def _make_app(cfg, driver):
                 return
             self.last_dice = list(r.dice)
             self.highlight = ()
-            if not r.ok:
-                self.session.ask(r, frame)
-                return
             try:
-                self.session.throw(r.values, frame=frame)
+                taken = self.session.take(r, frame)  # the session alone decides: score or ask
             except DurchmarschError as e:
                 self.message = str(e)
                 self.refresh()
                 return
-            self.last_frame = frame
-            self.watcher.scored(r.dice)
+            if taken == SCORED:
+                self.last_frame = frame
+                self.watcher.scored(r.dice)
 
         # -- keys and buttons ----------------------------------------------
         def _on_key(self, window, key, scancode, codepoint, modifiers):

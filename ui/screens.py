@@ -411,7 +411,7 @@ class EndScreen(Screen):
     def show(self, game):
         self.title.text = _("{name} wins!").format(name=game.winner)
         n = game.turn_number
-        if game.outcome.reason == "row":
+        if game.outcome().reason == "row":
             how = ngettext("{name} completed a row in the first turn.",
                            "{name} completed a row after {turns} turns.", n)
         else:

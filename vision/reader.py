@@ -36,6 +36,8 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
+from .reasons import Reason
+
 __all__ = [
     "Die",
     "ReaderConfig",
@@ -232,7 +234,8 @@ class Read:
     every die's confidence is at least ``ReaderConfig.sure_confidence``, the
     dice are of one size, nothing die-sized in the picture is left
     unexplained, and (when a count was expected) the count is right.
-    ``reasons``: why not sure, in words for the players (empty when sure).
+    ``reasons``: why not sure, as :class:`vision.reasons.Reason` codes (empty
+    when sure); :mod:`companion.prompts` puts them into words.
     ``die_size``: the die side used, pixels of the input image (None when no
     die was found and none was given).
     """
@@ -349,16 +352,16 @@ def read_throw(
         # classifier once ruled out a sure four (a tray photo).
         out, doubted = _vetoed(image, out, learned_side, config, ox, oy)
         if doubted:
-            reasons.append(f"{doubted} of the dice read surely were doubted by the learned face classifier")
+            reasons.append(Reason.VETOED)
     if learned and any(d.confidence < config.sure_confidence for d in out):
         # A calibrated die size fixes the side the classifier looks at; without one, the dice's
         # outlines decide it, and a mixed set's may take in part of a face only.
         out, changed, gone = _rejudge(image, out, learned_side, config, ox, oy,
                                       sides=(1.0,) if die_size else REJUDGE_SIDES)
         if changed:
-            reasons.append(f"{changed} of the dice were read again by the learned face classifier")
+            reasons.append(Reason.REREAD)
         if gone:
-            reasons.append(f"{gone} of the readings were taken for no die by the learned face classifier")
+            reasons.append(Reason.NO_DIE)
     # The learned classifier looks only where the passes above say a die may
     # be missing: something die-sized is unread, or fewer dice than thrown.
     if learned and learned_side and (unexplained or (expect is not None and len(out) < expect)):
@@ -386,18 +389,18 @@ def read_throw(
                     extra += found if short or larger <= LEARNED_ONES_UPTO else [d for d in found if d.value >= 2]
         if extra:
             out += extra
-            reasons.append(f"{len(extra)} of the dice were found only by the learned face classifier")
+            reasons.append(Reason.LEARNED_ONLY)
     shows = [_shows_pips(image, (d.center[0] - ox, d.center[1] - oy), d.size) for d in out]
     if not all(shows):
-        reasons.append(f"{shows.count(False)} of the readings showed no pips (a hole, a counter) and were left out")
+        reasons.append(Reason.NO_PIPS)
         out = [d for d, pips in zip(out, shows) if pips]
     out.sort(key=lambda d: (d.center[0], d.center[1]))
     weak = [d for d in out if d.confidence < config.sure_confidence]
     if weak:
-        reasons.append(f"{len(weak)} of the dice are hard to read")
+        reasons.append(Reason.HARD_TO_READ)
     if len(out) >= 2:
         if not _all_one_size(out):
-            reasons.append("the dice read are not all of one size")
+            reasons.append(Reason.MIXED_SIZES)
         sure = [d.size for d in out if d.confidence >= config.sure_confidence]
         if len(sure) >= 2:
             # A weak reading under half the sure dice's size is a speck or a
@@ -405,13 +408,13 @@ def read_throw(
             least = 0.5 * float(np.median(sure))
             out = [d for d in out if d.confidence >= 0.5 or d.size >= least]
     if unexplained:
-        reasons.append("something die-sized could not be read")
+        reasons.append(Reason.UNEXPLAINED)
     if foreign and area is not None:
-        reasons.append("something else is in the tray")
+        reasons.append(Reason.FOREIGN)
     if expect is not None and len(out) != expect:
-        reasons.append(f"read {len(out)} dice, but {expect} were thrown")
+        reasons.append(Reason.WRONG_COUNT)
     if not out and expect is None:
-        reasons.append("no dice")
+        reasons.append(Reason.NO_DICE)
     size_px = side * s if side else (float(die_size) if die_size else None)
     return Read(tuple(out), not reasons, tuple(reasons), size_px)
 
