@@ -6,6 +6,8 @@
     companion kiosk [--config F]      start the touchscreen app
     companion read [--json] [--expect N] [--area F | --find-tray] [--annotate DIR] [--classical] IMAGE...
     companion replay [--json] SCRIPT.jsonl...
+    companion games [--json] [--config F]
+    companion export [--config F] ID > game.jsonl
     companion eval-vision [--workers N] LABELS.json
     companion odds [--json]
     companion calibrate [--config F] [--image IMAGE] [--corners "X,Y;X,Y;..."]
@@ -50,6 +52,14 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--json", action="store_true", help="one JSON line per script with the final state")
     rp.add_argument("scripts", nargs="+", metavar="SCRIPT")
 
+    gl = sub.add_parser("games", help="list the stored games (id, game, players, date, result)")
+    gl.add_argument("--json", action="store_true", help="one JSON line per game")
+    gl.add_argument("--config", help="config file (TOML): data_dir")
+
+    ex = sub.add_parser("export", help="write a stored game as a replay script (JSON Lines) to stdout")
+    ex.add_argument("id", type=int, metavar="ID", help="the game's id (see: companion games)")
+    ex.add_argument("--config", help="config file (TOML): data_dir")
+
     c = sub.add_parser("calibrate", help="find the dice tray and the dice size; store them for the app")
     c.add_argument("--config", help="config file (TOML): camera and data_dir")
     c.add_argument("--image", help="calibrate from this photo instead of the camera")
@@ -78,6 +88,10 @@ def main(argv: list[str] | None = None) -> int:
         return _read(args)
     if args.command == "replay":
         return _replay(args)
+    if args.command == "games":
+        return _games(args)
+    if args.command == "export":
+        return _export(args)
     if args.command == "eval-vision":
         return _eval(args)
     if args.command == "odds":
@@ -162,12 +176,13 @@ def _read(args) -> int:
 
 
 def _replay(args) -> int:
-    from .replay import ReplayError, play_script
+    from .replay import ReplayError, replay_script
 
     status = 0
     for path in args.scripts:
         try:
-            state = play_script(path)
+            done = replay_script(path)
+            state = done.state
         except (ReplayError, OSError) as e:
             status = 2
             msg = str(e) if isinstance(e, ReplayError) else f"line 0: cannot open script: {e}"
@@ -177,10 +192,75 @@ def _replay(args) -> int:
                 print(f"{path}: error: {msg}", file=sys.stderr)
             continue
         if args.json:
-            print(json.dumps(state), flush=True)
+            out = dict(state)
+            if done.throws is not None:
+                out["throws"] = done.throws
+            print(json.dumps(out), flush=True)
         else:
             print(_format_state(path, state))
+            if done.throws is not None:
+                t = done.throws
+                print(f"  throws: {t['read']} read, {t['asked']} asked, {t['silent_errors']} silent errors")
     return status
+
+
+def _open_store(config_path: str | None):
+    """The store of the config's data_dir; raises ConfigError or StorageError."""
+    from .config import load_config
+    from .storage import Store
+
+    cfg = load_config(config_path)
+    return Store(cfg["app"]["data_dir"])
+
+
+def _games(args) -> int:
+    from .config import ConfigError
+    from .storage import StorageError
+
+    try:
+        store = _open_store(args.config)
+    except (ConfigError, StorageError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    try:
+        for g in store.games():
+            if g.finished is None:
+                result = "unfinished"
+            else:
+                result = f"won by {g.winner}" if g.winner else "ended without a winner"
+            if args.json:
+                print(json.dumps({"id": g.id, "game": g.game, "players": list(g.players),
+                                  "started": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(g.started)),
+                                  "finished": g.finished is not None, "winner": g.winner, "events": g.events}),
+                      flush=True)
+            else:
+                date = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started))
+                print(f"{g.id:>5}  {g.game:<12} {date}  {', '.join(g.players)}  ({g.events} events, {result})")
+    finally:
+        store.close()
+    return 0
+
+
+def _export(args) -> int:
+    from .config import ConfigError
+    from .replay import export_game
+    from .storage import StorageError
+
+    try:
+        store = _open_store(args.config)
+    except (ConfigError, StorageError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    try:
+        lines = export_game(store, args.id)
+    except StorageError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    finally:
+        store.close()
+    for line in lines:
+        print(json.dumps(line))
+    return 0
 
 
 def _format_state(path: str, state: dict) -> str:

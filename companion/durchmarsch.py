@@ -344,6 +344,11 @@ class Durchmarsch:
 
     @property
     def first(self) -> int:
+        """The seat index of the first roller (ruling R5)."""
+        return self._first
+
+    @property
+    def first(self) -> int:
         """Seat index of the first roller."""
         return self._first
 

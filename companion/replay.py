@@ -1,4 +1,4 @@
-"""Play recorded games from JSON Lines scripts.
+"""Play recorded games from JSON Lines scripts, through the session the app uses.
 
 A script's first line names the players in seating order (the first rolls
 first); every further line is one event::
@@ -7,14 +7,24 @@ first); every further line is one event::
     {"roll": [6, 4, 1, 2, 3, 5, 5, 2]}
     {"decision": "continue"}
     {"frame": "photos/throw2.jpg"}
+    {"frame": "photos/throw3.jpg", "values": [6, 4, 1, 2, 3, 5, 5, 2]}
 
-``roll`` gives the values thrown; ``frame`` a photo of the throw, read by the
-dice reader (relative paths are relative to the script); ``decision`` is
-``"stop"`` or ``"continue"``. Blank lines are skipped.
+``roll`` gives the values thrown; ``frame`` a photo of the throw (relative
+paths are relative to the script), read by the dice reader with the count of
+dice due, as the app reads it; ``decision`` is ``"stop"`` or ``"continue"``.
+Blank lines are skipped.
+
+Every event goes through :class:`companion.session.GameSession` (kept in a
+temporary store), so a replay does what the app does at the table. A frame
+line with ``values`` (what the players confirmed) is judged as the app would
+judge it: a sure read equal to them is *read* (scored without asking); an
+unsure read, or one with the wrong count, is *asked*; a sure read that
+differs is a *silent error*. The confirmed values are scored in every case,
+so the game goes on as it was played. A frame line without ``values``
+scores what the reader read, and its dice count must be the count due.
 
 Example::
 
-    >>> import io
     >>> play_lines(['{"players": ["A", "B"]}', '{"roll": [1,1,1,1,1,1,1,1]}'], ".")["turn"]["player"]
     'B'
 """
@@ -23,30 +33,81 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
+from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from .durchmarsch import Durchmarsch, DurchmarschError, WrongDiceCount
+from .durchmarsch import WrongDiceCount
+from .game import IllegalEvent
+from .session import GameSession
+from .storage import Store
 
-__all__ = ["ReplayError", "play_script", "play_lines"]
+__all__ = ["ReplayError", "Replay", "play_script", "play_lines", "replay_lines", "replay_script", "export_game"]
 
 
 class ReplayError(ValueError):
     """An illegal or unreadable line; the message starts with ``line N:``."""
 
 
+@dataclass
+class Replay:
+    """What a script came to.
+
+    ``state``: the game's final ``to_dict()``. ``throws``: for the frame lines
+    that carry confirmed ``values``, how many were ``read`` (sure and right),
+    ``asked`` (unsure or wrong count) and ``silent_errors`` (sure but
+    wrong); None when the script has no such line.
+    """
+
+    state: dict
+    throws: dict | None = None
+
+
 def play_script(path: str, *, reader: Callable | None = None) -> dict:
-    """Play the script at ``path``; returns the final state (``Durchmarsch.to_dict``).
+    """Play the script at ``path``; returns the final state (the game's ``to_dict``).
+
+    Raises :class:`ReplayError` for the first bad line, ``OSError`` when the
+    script cannot be opened.
+    """
+    return replay_script(path, reader=reader).state
+
+
+def play_lines(lines: Iterable[str], base: str, *, reader: Callable | None = None) -> dict:
+    """Play script lines; ``base`` is the folder relative frame paths start from.
+    Returns the final state; raises :class:`ReplayError` for the first bad line."""
+    return replay_lines(lines, base, reader=reader).state
+
+
+def replay_script(path: str, *, reader: Callable | None = None) -> Replay:
+    """Play the script at ``path``; returns a :class:`Replay` (state and throw counts).
 
     Raises :class:`ReplayError` for the first bad line, ``OSError`` when the
     script cannot be opened.
     """
     with open(path, encoding="utf-8") as f:
-        return play_lines(f, os.path.dirname(os.path.abspath(path)), reader=reader)
+        return replay_lines(f, os.path.dirname(os.path.abspath(path)), reader=reader)
 
 
-def play_lines(lines: Iterable[str], base: str, *, reader: Callable | None = None) -> dict:
-    """Play script lines; ``base`` is the folder relative frame paths start from."""
-    game: Durchmarsch | None = None
+def replay_lines(lines: Iterable[str], base: str, *, reader: Callable | None = None) -> Replay:
+    """Play script lines through a :class:`GameSession` in a temporary store.
+
+    ``reader``: the session's reader (``vision.reader.read_throw`` by default).
+    Returns a :class:`Replay`; raises :class:`ReplayError` for the first bad line.
+    """
+    with tempfile.TemporaryDirectory(prefix="companion-replay-") as tmp:
+        store = Store(tmp)
+        try:
+            return _play(lines, base, GameSession(store, reader=reader))
+        finally:
+            store.close()
+
+
+_KEYS = "players, roll, frame (with values) or decision"
+
+
+def _play(lines: Iterable[str], base: str, session: GameSession) -> Replay:
+    counts = {"read": 0, "asked": 0, "silent_errors": 0}
+    confirmed_seen = False
     for n, line in enumerate(lines, 1):
         line = line.strip()
         if not line:
@@ -55,49 +116,103 @@ def play_lines(lines: Iterable[str], base: str, *, reader: Callable | None = Non
             data = json.loads(line)
         except json.JSONDecodeError as e:
             raise ReplayError(f"line {n}: not JSON: {e.msg}") from None
-        if not isinstance(data, dict) or len(data) != 1:
-            raise ReplayError(f"line {n}: an event is an object with one key (players, roll, frame or decision)")
-        (key, value), = data.items()
+        if not isinstance(data, dict) or not data:
+            raise ReplayError(f"line {n}: an event is an object with one key ({_KEYS})")
+        key = next(iter(data))
+        if len(data) != 1 and not (key == "frame" and set(data) == {"frame", "values"}):
+            raise ReplayError(f"line {n}: an event is an object with one key ({_KEYS})")
+        value = data[key]
         try:
-            if game is None:
+            if session.game is None:
                 if key != "players":
                     raise ReplayError(f"line {n}: the first line must be {{\"players\": [...]}}")
                 if not isinstance(value, list):
                     raise ReplayError(f"line {n}: players must be a list of names")
-                game = Durchmarsch(value)
+                session.start(value, first=0)
             elif key == "players":
                 raise ReplayError(f"line {n}: players are given once, on the first line")
             elif key == "roll":
                 if not isinstance(value, list):
                     raise ReplayError(f"line {n}: roll must be a list of die values")
-                game.throw(value)
+                session.throw(value)
             elif key == "frame":
-                game.throw(_read_frame(value, base, game, reader))
+                if "values" in data:
+                    confirmed_seen = True
+                    counts[_judge_frame(session, value, data["values"], base)] += 1
+                else:
+                    _score_frame(session, value, base)
             elif key == "decision":
-                game.decide(value)
+                session.decide(value)
             else:
-                raise ReplayError(f"line {n}: unknown event {key!r} (players, roll, frame or decision)")
+                raise ReplayError(f"line {n}: unknown event {key!r} ({_KEYS})")
         except ReplayError:
             raise
         except WrongDiceCount as e:
             raise ReplayError(f"line {n}: illegal throw: {e}") from None
-        except (DurchmarschError, ValueError) as e:
+        except (IllegalEvent, ValueError, TypeError) as e:
             raise ReplayError(f"line {n}: {e}") from None
-    if game is None:
+    if session.game is None:
         raise ReplayError("line 1: the script is empty; it must start with {\"players\": [...]}")
-    return game.to_dict()
+    return Replay(session.game.to_dict(), dict(counts) if confirmed_seen else None)
 
 
-def _read_frame(value, base: str, game: Durchmarsch, reader) -> list[int]:
-    from vision.reader import load_image, read_dice
+def _load(value, base: str):
+    from vision.reader import load_image
 
     if not isinstance(value, str):
         raise ValueError("frame must be a path to an image")
     path = value if os.path.isabs(value) else os.path.join(base, value)
-    img = load_image(path)  # UnreadableImage is a ValueError
-    dice = (reader or read_dice)(img)
-    values = [d.value for d in dice]
-    due = game.expect_throw()
-    if len(values) != due:
-        raise ValueError(f"illegal throw: the photo {value} shows {len(values)} dice {sorted(values)}, but {due} dice are due")
-    return values
+    return load_image(path)  # UnreadableImage is a ValueError
+
+
+def _score_frame(session: GameSession, value, base: str) -> None:
+    """A frame without confirmed values: score what was read (the count must be due)."""
+    session.game.expect_throw()
+    read = session.read(_load(value, base))
+    if len(read.values) != read.expected:
+        raise ValueError(f"illegal throw: the photo {value} shows {len(read.values)} dice "
+                         f"{sorted(read.values)}, but {read.expected} dice are due")
+    session.throw(read.values)
+
+
+def _judge_frame(session: GameSession, value, confirmed, base: str) -> str:
+    """A frame with the values the players confirmed: ``"read"``, ``"asked"`` or
+    ``"silent_errors"`` (what the app would have done), then score the confirmed values."""
+    if not isinstance(confirmed, list) or not all(isinstance(v, int) for v in confirmed):
+        raise ValueError("values must be a list of die values")
+    session.game.expect_throw()
+    read = session.read(_load(value, base))
+    if not read.ok:
+        verdict = "asked"
+    elif sorted(read.values) == sorted(confirmed):
+        verdict = "read"
+    else:
+        verdict = "silent_errors"
+    session.throw(confirmed)
+    return verdict
+
+
+def export_game(store: Store, game_id: int) -> list[dict]:
+    """A stored game as replay script lines (dicts, one per line).
+
+    The first line names the players in the order they threw (the stored
+    first player first); a throw with a stored frame becomes
+    ``{"frame": PATH, "values": [...]}`` (the values scored, as confirmed at
+    the table), one without becomes ``{"roll": [...]}``; decisions stay
+    ``{"decision": ...}``. Raises :class:`companion.storage.StorageError`
+    when there is no such game.
+    """
+    saved = store.load(game_id)
+    players = list(saved.game.players)
+    first = saved.game.first
+    order = players[first:] + players[:first]
+    lines: list[dict] = [{"players": order}]
+    for seq, data, frame in store.events(game_id):
+        if "throw" in data:
+            if frame:
+                lines.append({"frame": frame, "values": list(data["throw"])})
+            else:
+                lines.append({"roll": list(data["throw"])})
+        else:
+            lines.append(dict(data))
+    return lines

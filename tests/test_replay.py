@@ -1,0 +1,144 @@
+"""Replay through the session: confirmed values judge each read; stored games export as scripts."""
+
+import json
+import os
+
+import pytest
+
+from companion.cli import main
+from companion.replay import ReplayError, export_game, replay_lines, replay_script
+from companion.session import GameSession
+from companion.storage import Store
+from vision.reader import load_image
+
+FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "photos")
+OPENING = [
+    {"players": ["Sarah", "Tim"]},
+    {"roll": [6, 4, 1, 1, 1, 1, 1, 1]}, {"decision": "continue"},
+    {"roll": [5, 4, 1, 1, 1, 1, 1]}, {"decision": "continue"},
+    {"roll": [6, 2, 1, 1, 1, 1]}, {"decision": "continue"},
+]
+
+
+def write(path, lines):
+    path.write_text("\n".join(json.dumps(l) for l in lines) + "\n")
+    return str(path)
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_confirmed_values_count_read_asked_and_silent_errors(tmp_path, capsys):
+    """Sure and equal: read. Sure and different: a silent error. Wrong count: asked.
+    The confirmed values are scored every time."""
+    s = write(tmp_path / "c.jsonl", OPENING + [
+        # read as 1 2 3 4 5, sure: the players confirmed the same (order does not matter)
+        {"frame": os.path.join(FIXTURES, "429bffa7d7.jpg"), "values": [5, 4, 3, 2, 1]},
+        {"decision": "continue"},
+        # read as 1 4 4 5 5, sure, but the players say the last die is a 6: a silent error
+        {"frame": os.path.join(FIXTURES, "4023f63f6c.jpg"), "values": [1, 4, 4, 5, 6]},
+        {"decision": "stop"},
+        # Tim's 8 dice are due; the photo shows 5: asked, and the confirmed 8 values scored
+        {"frame": os.path.join(FIXTURES, "13c2bc7ad0.jpg"), "values": [6, 4, 1, 1, 1, 1, 1, 1]},
+    ])
+    code, out, _ = run(capsys, "replay", "--json", s)
+    state = json.loads(out)
+    assert code == 0, state
+    assert state["throws"] == {"read": 1, "asked": 1, "silent_errors": 1}
+    sarah, tim = state["players"]
+    assert sarah["rows"][0] == {"marked": 5, "misthrows": 0, "struck": False}  # the confirmed 6 formed 6
+    assert tim["rows"][0]["marked"] == 1
+    assert state["turn"]["player"] == "Tim" and state["turn"]["phase"] == "decide"
+
+
+def test_without_values_no_throw_counts(tmp_path, capsys):
+    s = write(tmp_path / "r.jsonl", OPENING + [{"frame": os.path.join(FIXTURES, "429bffa7d7.jpg")}])
+    code, out, _ = run(capsys, "replay", "--json", s)
+    assert code == 0 and "throws" not in json.loads(out)
+    code, out, _ = run(capsys, "replay", s)
+    assert code == 0 and "throws" not in out
+
+
+def test_text_output_prints_the_counts(tmp_path, capsys):
+    s = write(tmp_path / "t.jsonl", OPENING + [
+        {"frame": os.path.join(FIXTURES, "429bffa7d7.jpg"), "values": [1, 2, 3, 4, 5]}])
+    code, out, _ = run(capsys, "replay", s)
+    assert code == 0 and "throws: 1 read, 0 asked, 0 silent errors" in out
+
+
+@pytest.mark.parametrize("values, msg", [
+    ("6 4 1", "values must be a list"),
+    ([6, 4, 1], "illegal throw: threw 3 dice, but 5 dice are due"),
+])
+def test_bad_confirmed_values(tmp_path, values, msg):
+    lines = [json.dumps(l) for l in OPENING + [{"frame": os.path.join(FIXTURES, "429bffa7d7.jpg"), "values": values}]]
+    with pytest.raises(ReplayError, match=f"line 8: {msg}"):
+        replay_lines(lines, str(tmp_path))
+
+
+def test_a_fake_reader_goes_through_the_session(tmp_path):
+    """The session's reader is the one given: an unsure read with the right values is asked."""
+    from types import SimpleNamespace
+
+    def reader(image, expect=None, area=None):
+        dice = [SimpleNamespace(value=v) for v in (6, 4, 1, 1, 1, 1, 1, 1)]
+        return SimpleNamespace(dice=dice, sure=False, reasons=["hard_to_read"])
+
+    frame = os.path.join(FIXTURES, "429bffa7d7.jpg")
+    done = replay_lines([json.dumps({"players": ["A", "B"]}), json.dumps({"frame": frame, "values": [6, 4, 1, 1, 1, 1, 1, 1]})],
+                        str(tmp_path), reader=reader)
+    assert done.throws == {"read": 0, "asked": 1, "silent_errors": 0}
+    assert done.state["players"][0]["rows"][0]["marked"] == 1
+
+
+def _played_store(tmp_path, first):
+    data = tmp_path / "data"
+    store = Store(str(data))
+    s = GameSession(store)
+    s.start(["Sarah", "Tim", "Maria"], first=first)
+    for values in ([6, 4, 1, 1, 1, 1, 1, 1], [5, 4, 1, 1, 1, 1, 1], [6, 2, 1, 1, 1, 1]):
+        s.throw(values)
+        s.decide("continue")
+    s.throw([1, 2, 3, 4, 5], frame=load_image(os.path.join(FIXTURES, "429bffa7d7.jpg")))
+    s.decide("stop")
+    s.throw([1, 1, 1, 1, 1, 1, 1, 1])  # a misthrow
+    return store, s
+
+
+@pytest.mark.parametrize("first", [0, 2])
+def test_export_then_replay_gives_the_same_game(tmp_path, first):
+    store, s = _played_store(tmp_path, first)
+    lines = export_game(store, s.game_id)
+    assert lines[0]["players"][0] == s.game.players[first]
+    assert {"frame", "values"} <= set(lines[7]) and lines[7]["values"] == [1, 2, 3, 4, 5]
+    assert os.path.exists(lines[7]["frame"])
+    script = write(tmp_path / "exported.jsonl", lines)
+    done = replay_script(script)
+    want = s.game.to_dict()
+    by_name = {p["name"]: p for p in done.state["players"]}
+    assert all(by_name[p["name"]] == p for p in want["players"])
+    assert done.state["turn"] == want["turn"]
+    assert done.throws == {"read": 1, "asked": 0, "silent_errors": 0}
+
+
+def test_games_and_export_commands(tmp_path, capsys):
+    store, s = _played_store(tmp_path, 0)
+    store.close()
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'[app]\ndata_dir = "{tmp_path / "data"}"\n')
+    code, out, _ = run(capsys, "games", "--json", "--config", str(cfg))
+    (line,) = [json.loads(l) for l in out.splitlines()]
+    assert code == 0
+    assert line["id"] == s.game_id and line["game"] == "durchmarsch"
+    assert line["players"] == ["Sarah", "Tim", "Maria"] and line["finished"] is False and line["events"] == 9
+    code, out, _ = run(capsys, "games", "--config", str(cfg))
+    assert code == 0 and "Sarah, Tim, Maria" in out and "unfinished" in out
+    code, out, _ = run(capsys, "export", str(s.game_id), "--config", str(cfg))
+    assert code == 0
+    lines = [json.loads(l) for l in out.splitlines()]
+    assert lines[0] == {"players": ["Sarah", "Tim", "Maria"]} and lines[-1] == {"roll": [1] * 8}
+    code, _, err = run(capsys, "export", "99", "--config", str(cfg))
+    assert code == 2 and "no game 99" in err
