@@ -174,10 +174,10 @@ def speed(labels, base):
         reads, motions, works = [], [], []
         for f, a, due in sel:
             # As in a game: the calibrated area, and the number of dice due.
-            reads.append(med_ms(lambda im: read_throw(im, area=a, expect=due), f))
+            reads.append(med_ms(lambda im, a=a, due=due: read_throw(im, area=a, expect=due), f))
             det = RestDetector(area=a.polygon)
             det.update(f, 0.0)
-            motions.append(med_ms(lambda im: det.update(im, 1.0), f, reps=20))
+            motions.append(med_ms(lambda im, det=det: det.update(im, 1.0), f, reps=20))
             works.append(med_ms(workload, f, reps=20))
         r, m, w = statistics.median(reads), statistics.median(motions), statistics.median(works)
         print(f"| {name} | {len(sel)} | {r:.1f} | {r / w:.1f}× | {m:.2f} | {m / w:.2f}× | {w:.2f} |")

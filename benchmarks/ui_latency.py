@@ -39,7 +39,6 @@ def script(app, rep):
     from kivy.core.window import Window
 
     from companion.prompts import prompt
-
     from hardware.render import RenderStyle
 
     # The Pi camera's working size (issue 3): 1640×1232 frames, dice twice as large as the default mock.
@@ -62,7 +61,7 @@ def script(app, rep):
         yield from wait_for(lambda: app.game_screen.prompt.text.endswith(prompt(g)) and not g.decision_due, 5, 0.001)
         shown = time.perf_counter()
         n = len(flips)
-        yield from wait_for(lambda: len(flips) > n, 5, 0.001)
+        yield from wait_for(lambda n=n: len(flips) > n, 5, 0.001)
         want = flips[n] if len(flips) > n else shown
         latencies.append(want - t0)
         session.undo()

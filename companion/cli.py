@@ -303,9 +303,10 @@ def _calibrate(args) -> int:
     fix the Pi camera's exposure and white balance, and write
     ``<data_dir>/calibration.json``. Exit 2 on a config, camera or calibration error."""
     from hardware.camera import CameraError, open_camera
-    from vision.calibrate import CalibrationError, calibrate, store_calibration
+    from vision.calibrate import CalibrationError, calibrate
     from vision.reader import UnreadableImage, load_image
 
+    from .calibration import store_calibration
     from .config import ConfigError, load_config
 
     try:

@@ -31,6 +31,7 @@ Example::
 from __future__ import annotations
 
 import enum
+import importlib
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, Sequence, runtime_checkable
 
@@ -119,18 +120,22 @@ class Game(Protocol):
 #: The games by stored name; a game module registers itself on import (see :func:`game_class`).
 GAMES: dict[str, type] = {}
 
+#: Where each game lives, imported on first use by :func:`game_class` (a new
+#: game is a new module named here, plus its screens).
+GAME_MODULES: dict[str, str] = {"durchmarsch": "companion.durchmarsch"}
+
 
 def game_class(name: str) -> type:
     """The game class stored as ``name`` (``"durchmarsch"``, ``"fenn"``).
 
     Raises ``KeyError`` naming the known games for an unknown name.
     """
-    if not GAMES:
-        from . import durchmarsch  # noqa: F401  (registers itself)
+    if name not in GAMES and name in GAME_MODULES:
+        importlib.import_module(GAME_MODULES[name])  # the module registers its class
     try:
         return GAMES[name]
     except KeyError:
-        raise KeyError(f"unknown game {name!r}; known: {', '.join(sorted(GAMES))}") from None
+        raise KeyError(f"unknown game {name!r}; known: {', '.join(sorted(set(GAMES) | set(GAME_MODULES)))}") from None
 
 
 def register(cls: type) -> type:

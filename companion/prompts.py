@@ -28,7 +28,14 @@ from __future__ import annotations
 
 from vision.reasons import Doubt, Reason
 
-from .durchmarsch import MIN_DICE, DecisionEvent, Durchmarsch, Throw, ThrowResult, uses_pair
+from .durchmarsch import (
+    MIN_DICE,
+    DecisionEvent,
+    Durchmarsch,
+    Throw,
+    ThrowResult,
+    uses_pair,
+)
 from .i18n import _
 
 __all__ = ["prompt", "throw_text", "outcome_text", "result_text", "ask_text", "undo_text", "must_set_aside",
@@ -119,7 +126,11 @@ def doubt_text(doubt: Doubt) -> str:
         Doubt.FRONT_FACE: _("it may be another die's front face"),
         Doubt.OFF_CENTRE: _("a lone pip off its face's middle"),
         Doubt.RIVAL_READ: _("another reading of its place saw other pips"),
-        Doubt.MORE_PIPS: _("a pip-like mark where its value has no pip"),
+        Doubt.LOOSE_FIT: _("its pips fit its face only loosely"),
+        Doubt.SIDE_FACE: _("it may be a side face, seen at a slant"),
+        Doubt.PIPS_ONLY: _("found from its pips alone"),
+        Doubt.LEARNED: _("found or read by the learned classifier alone"),
+        Doubt.VETOED: _("the learned classifier doubts its value"),
     }
     return words[Doubt(doubt)]
 

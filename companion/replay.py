@@ -207,7 +207,7 @@ def export_game(store: Store, game_id: int) -> list[dict]:
     first = saved.game.first
     order = players[first:] + players[:first]
     lines: list[dict] = [{"players": order}]
-    for seq, data, frame in store.events(game_id):
+    for _seq, data, frame in store.events(game_id):
         if "throw" in data:
             if frame:
                 lines.append({"frame": frame, "values": list(data["throw"])})

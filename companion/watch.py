@@ -175,7 +175,8 @@ class ThrowWatcher:
         same = 0
         for d in dice:
             for o in self._last_scored:
-                if d.value == o.value and math.hypot(d.center[0] - o.center[0], d.center[1] - o.center[1]) < 0.35 * max(d.size, o.size):
+                apart = math.hypot(d.center[0] - o.center[0], d.center[1] - o.center[1])
+                if d.value == o.value and apart < 0.35 * max(d.size, o.size):
                     same += 1
                     break
         return same * 2 > len(dice)

@@ -31,7 +31,7 @@ from typing import Iterable
 import cv2
 import numpy as np
 
-from .render import RenderStyle, RenderedDie, render_empty, render_throw
+from .render import RenderedDie, RenderStyle, render_empty, render_throw
 
 __all__ = [
     "Camera",
@@ -240,8 +240,8 @@ class MockCamera(Camera):
     ``truth`` holds the rendered dice of the current scene.
     """
 
-    def __init__(self, *, seed: int | None = None, style: RenderStyle = RenderStyle()):
-        self.style = style
+    def __init__(self, *, seed: int | None = None, style: RenderStyle | None = None):
+        self.style = style = style or RenderStyle()
         self._rng = np.random.default_rng(seed)
         self._lock = threading.Lock()
         self.truth: list[RenderedDie] = []

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.reader import PIP_LAYOUT  # the one standard layout, shared with the reader
+from vision.diceset import PIP_LAYOUT  # the faces as data, shared with the reader
 
 __all__ = ["RenderedDie", "RenderStyle", "render_throw", "render_empty", "PIP_LAYOUT", "TrayScene", "PlacedDie",
            "MIXED_SET", "SMOKY_SET"]
@@ -203,7 +203,8 @@ def _draw_die(img: np.ndarray, value: int, cx: float, cy: float, ang: float, s: 
     # Shadow and side face: the body offset away from the light, darker.
     sx, sy = s * 0.10, s * 0.12
     shadow = [(x + sx * 1.6, y + sy * 1.6) for x, y in outline]
-    cv2.fillPoly(img, [pts(shadow)], tuple(c * 0.55 for c in img[int(cy) % img.shape[0], int(cx) % img.shape[1]].tolist()), cv2.LINE_AA, ss)
+    under = img[int(cy) % img.shape[0], int(cx) % img.shape[1]].tolist()
+    cv2.fillPoly(img, [pts(shadow)], tuple(c * 0.55 for c in under), cv2.LINE_AA, ss)
     side = [(x + sx * 0.5, y + sy * 0.5) for x, y in outline]
     cv2.fillPoly(img, [pts(side)], tuple(c * 0.7 for c in body), cv2.LINE_AA, ss)
     if lean:

@@ -6,6 +6,7 @@ import os
 import numpy as np
 import pytest
 
+from companion.calibration import save_area, store_calibration
 from companion.durchmarsch import Phase
 from companion.recording import RecordingError, ThrowRecorder
 from companion.session import GameSession
@@ -19,8 +20,6 @@ from vision.calibrate import (
     find_tray,
     load_area,
     measure_dice,
-    save_area,
-    store_calibration,
 )
 from vision.reader import read_throw
 from vision.reasons import Reason

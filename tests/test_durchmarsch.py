@@ -4,7 +4,8 @@ Source: shared/rules/durchmarsch.md.
 """
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.durchmarsch import (
     BadDieValue,

@@ -8,9 +8,10 @@ import pytest
 
 from hardware.render import RenderStyle, render_empty, render_throw
 from vision import facenet
-from vision.reasons import Reason
+from vision.config import ReaderConfig
 from vision.facenet import FIND_SIDES, FaceNet, face_crops, find_dice
 from vision.reader import read_throw
+from vision.reasons import Reason
 
 STYLE = RenderStyle(tilt=0.0, specks=0, touching=0.0)
 
@@ -193,20 +194,20 @@ class _UnsureOfValue:
                                                                (0.6, False, False)])
 def test_a_die_whose_value_is_only_likelier_is_found_by_the_second_search(share, found_at_first, found_next):
     """find_dice takes a die whose likeliest value has ``value_share`` of the
-    die's probability: FIND_VALUE (0.9) by default, FIND_VALUE_NEXT (0.7) in
+    die's probability: ReaderConfig().learned.find_value (0.9) by default, ReaderConfig().learned.find_value_next (0.7) in
     the reader's second search."""
     img, truth = render_throw([2, 5], seed=4, style=STYLE)
     net = _UnsureOfValue(truth, share)
     side = truth[0].size
     first = find_dice(img, side, taken=[truth[0].center], net=net)
-    second = find_dice(img, side, taken=[truth[0].center], net=net, value_share=facenet.FIND_VALUE_NEXT)
+    second = find_dice(img, side, taken=[truth[0].center], net=net, value_share=ReaderConfig().learned.find_value_next)
     assert _found(first, truth[1:], side) == len(first) == int(found_at_first)
     assert _found(second, truth[1:], side) == len(second) == int(found_next)
 
 
 def test_a_second_search_with_the_memo_looks_again_only_where_the_first_did_not():
     """find_dice's ``memo`` keeps what a search at a side works out whatever
-    is taken: a second search at that side (the reader's FIND_VALUE_NEXT
+    is taken: a second search at that side (the reader's ReaderConfig().learned.find_value_next
     search) finds what it would without the memo, and asks the network
     nothing new."""
     img, truth = render_throw([2, 5, 6], seed=4, style=STYLE)
@@ -224,9 +225,9 @@ def test_a_second_search_with_the_memo_looks_again_only_where_the_first_did_not(
     asked = Counting.crops
     assert first == [] and asked > 0
     second = find_dice(img, side, taken=[truth[0].center], net=net, memo=memo,
-                       value_share=facenet.FIND_VALUE_NEXT)
+                       value_share=ReaderConfig().learned.find_value_next)
     assert Counting.crops == asked
-    assert second == find_dice(img, side, taken=[truth[0].center], net=net, value_share=facenet.FIND_VALUE_NEXT)
+    assert second == find_dice(img, side, taken=[truth[0].center], net=net, value_share=ReaderConfig().learned.find_value_next)
     assert _found(second, truth[1:], side) == len(second) == 2
 
 
@@ -259,7 +260,7 @@ def test_where_nothing_was_read_but_something_die_sized_is_there_the_classifier_
     if unexplained:
         assert sides and sides[0] == pytest.approx(truth[0].size, rel=0.25)
         assert sorted(r.values) == [3, 5]
-        assert all(d.confidence <= reader.LEARNED_MOST for d in r.dice)
+        assert all(d.confidence <= ReaderConfig().learned.most for d in r.dice)
     else:
         assert sides == [] and r.values == () and Reason.NO_DICE in r.reasons
 
@@ -320,470 +321,3 @@ def test_the_plain_table_is_its_colour_in_light_or_shade_not_another_colour():
     assert not plain[2, :4].any() and not plain[2, 6:].any()
 
 
-def test_a_read_the_classical_passes_make_whole_is_left_alone():
-    img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
-    with_net, without = read_throw(img), read_throw(img, learned=False)
-    assert sorted(with_net.values) == sorted(without.values) == [2, 4, 6]
-    assert with_net.dice == without.dice and with_net.sure == without.sure
-
-
-def test_a_die_found_by_the_classifier_alone_never_makes_a_read_sure(classical_misses_a_die):
-    img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
-    from vision import reader
-
-    # The classical passes miss a die: the classifier's find is added, and the read asks.
-    r = read_throw(img, expect=3)
-    assert sorted(r.values) == [2, 4, 6]
-    assert not r.sure
-    assert bool({Reason.VETOED, Reason.REREAD, Reason.NO_DIE, Reason.LEARNED_ONLY} & set(r.reasons))
-    assert min(d.confidence for d in r.dice) <= reader.LEARNED_MOST
-
-
-def _change_first(monkeypatch, **fields):
-    """Have the classical passes read the first die (leftmost) with ``fields`` changed."""
-    from dataclasses import replace
-
-    from vision import reader
-
-    real = reader._read_work
-
-    def change(*a, **k):
-        dice, unexplained, foreign, side, lab = real(*a, **k)
-        first = min(range(len(dice)), key=lambda i: dice[i].center)
-        dice = list(dice)
-        dice[first] = replace(dice[first], **fields)
-        return dice, unexplained, foreign, side, lab
-
-    monkeypatch.setattr(reader, "_read_work", change)
-
-
-def test_a_weak_die_is_read_again_by_the_classifier(monkeypatch):
-    img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
-    first = min(truth, key=lambda d: d.center).value
-    _change_first(monkeypatch, value=5, confidence=0.45)
-    r = read_throw(img, expect=3)
-    assert sorted(r.values) == [2, 4, 6]
-    assert not r.sure
-    assert Reason.REREAD in r.reasons
-    fixed = min(r.dice, key=lambda d: d.center)
-    assert fixed.value == first and fixed.confidence <= 0.45
-    classical = read_throw(img, expect=3, learned=False)
-    assert sorted(classical.values) == sorted([v for v in (2, 4, 6) if v != first] + [5])
-
-
-def test_a_strong_die_is_second_guessed_only_without_a_tray(monkeypatch):
-    """The classical passes read the two surely as a five. Without a tray's
-    area the classifier, which all but rules out a five there, doubts it and
-    reads it again; in a tray (the product's own setting) it does not."""
-    from vision.calibrate import TrayArea
-
-    img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
-    h, w = img.shape[:2]
-    _change_first(monkeypatch, value=5, confidence=0.95)
-    r = read_throw(img, expect=3)
-    assert sorted(r.values) == [2, 4, 6] and not r.sure
-    assert (Reason.VETOED in r.reasons)
-    tray = TrayArea(polygon=((0, 0), (w, 0), (w, h), (0, h)), frame_size=(w, h))
-    r = read_throw(img, expect=3, area=tray)
-    assert 5 in r.values and not {Reason.VETOED, Reason.REREAD, Reason.NO_DIE, Reason.LEARNED_ONLY} & set(r.reasons)
-
-
-def test_a_weak_die_the_classifier_reads_the_same_is_confirmed(monkeypatch):
-    from vision import reader
-
-    img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
-    _change_first(monkeypatch, confidence=0.5)
-    assert not read_throw(img, expect=3, learned=False).sure  # the classical passes alone doubt it
-    r = read_throw(img, expect=3)
-    assert r.sure and sorted(r.values) == [2, 4, 6]
-    assert min(d.confidence for d in r.dice) == reader.ReaderConfig().sure_confidence
-    # Agreement confirms a die; it does not mend anything else that is wrong.
-    assert not read_throw(img, expect=4).sure
-
-
-def _judges(probs, at, truth):
-    """A stand-in for the classifier: ``probs`` (7 numbers: no die, then 1-6)
-    for a crop within 0.3 side of ``at`` (``(x, y)`` px), and elsewhere the
-    value of the nearest of ``truth`` (the rendered dice), 0.999 sure."""
-
-    class Judges:
-        def classify(self, image, centers, side, turns=False):
-            p = np.full((len(centers), 7), 0.001 / 6)
-            for row, c in zip(p, centers):
-                if math.dist(c, at) < 0.3 * side:
-                    row[:] = probs
-                else:
-                    row[min(truth, key=lambda d: math.dist(d.center, c)).value] = 0.999
-            return p
-
-    return Judges
-
-
-@pytest.mark.parametrize("confidence, share, doubts, read_again", [(0.45, 0.6, (), True), (0.45, 0.45, (), False),
-                                                              (0.6, 0.6, (), False), (0.6, 0.6, ("more pips",), True)])
-def test_a_faint_die_takes_the_value_the_classifier_thinks_likelier_than_all_others(
-        monkeypatch, confidence, share, doubts, read_again):
-    """A die read with a classical confidence under 0.5 (mostly wrong) takes
-    the classifier's value where the classifier thinks a die likelier there
-    than not and that value likelier than all the others together
-    (REJUDGE_FAINT 0.5). A die read 0.5-0.8 needs REJUDGE_SURE (0.9), unless
-    the classical reader itself saw a pip-like mark where its value has none
-    (MORE_PIPS). Either way the read is not sure."""
-    from vision import reader
-
-    assert reader.MORE_PIPS == "more pips"
-    img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
-    first = min(truth, key=lambda d: d.center).value
-    _change_first(monkeypatch, value=5, confidence=confidence, doubts=doubts)
-    probs = np.full(7, 0.9 * (1 - share) / 5)
-    probs[0], probs[first] = 0.1, 0.9 * share
-    monkeypatch.setattr(facenet, "_default_net", _judges(probs, min(truth, key=lambda d: d.center).center, truth))
-    assert reader.REJUDGE_FAINT <= 0.6 < reader.REJUDGE_SURE and 0.45 < reader.REJUDGE_FAINT
-    r = read_throw(img, expect=3)
-    want = [2, 4, 6] if read_again else sorted([d.value for d in truth if d.value != first] + [5])
-    assert sorted(r.values) == want
-    assert not r.sure
-
-
-@pytest.mark.parametrize("no_die, left_out", [(0.99, True), (0.9, False)])
-def test_a_weak_reading_the_classifier_takes_for_no_die_is_left_out(monkeypatch, no_die, left_out):
-    """A weak reading where the classifier is NO_DIE_SURE (0.97) sure there
-    is no die (a speck read as a one) is left out, and the read is not sure:
-    the classifier alone never makes a read sure. Less sure, it stays."""
-    from dataclasses import replace
-
-    from vision import reader
-
-    img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
-    real = reader._read_work
-
-    first = min(truth, key=lambda d: d.center)
-    at = (first.center[0], first.center[1] + 2 * first.size)
-    _marks(img, [at], first.size)  # the speck
-
-    def with_a_speck(*a, **k):
-        dice, unexplained, foreign, side, lab = real(*a, **k)
-        d = min(dice, key=lambda d: d.center)
-        return list(dice) + [replace(d, value=1, center=at, confidence=0.45)], unexplained, foreign, side, lab
-
-    monkeypatch.setattr(reader, "_read_work", with_a_speck)
-    probs = np.full(7, (1 - no_die) / 6)
-    probs[0] = no_die
-    monkeypatch.setattr(facenet, "_default_net", _judges(probs, at, truth))
-    r = read_throw(img)
-    assert sorted(r.values) == ([2, 4, 6] if left_out else [1, 2, 4, 6])
-    assert (Reason.NO_DIE in r.reasons) is left_out
-    assert not r.sure
-
-
-@pytest.mark.parametrize("slant, sure", [(1.0, True), (0.72, False)])
-def test_a_face_seen_at_a_slant_needs_the_classifiers_surest_agreement(monkeypatch, slant, sure):
-    """The classifier 0.97 sure of the weak die's own value confirms a face
-    seen square-on (CONFIRM_SURE 0.95), but not one squashed to 0.72, which
-    may be a die's front face (CONFIRM_SLANTED 0.99)."""
-    from vision import facenet, reader
-
-    img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
-    first = min(truth, key=lambda d: d.center).value
-    _change_first(monkeypatch, confidence=0.5, slant=slant)
-
-    probs = np.full(7, 0.98 * 0.03 / 5)
-    probs[0], probs[first] = 0.02, 0.98 * 0.97
-    monkeypatch.setattr(facenet, "_default_net", _judges(probs, min(truth, key=lambda d: d.center).center, truth))
-    assert reader.CONFIRM_SURE <= 0.97 < reader.CONFIRM_SLANTED
-    r = read_throw(img, expect=3)
-    assert sorted(r.values) == [2, 4, 6]
-    assert r.sure is sure
-
-
-def _marks(img, places, side):
-    """A pip-like dark mark (0.085 side across) at each of ``places`` ``(x, y)`` px of ``img``, in place: where
-    a stand-in search says it found a die, the picture shows a mark, as any die's face does."""
-    for x, y in places:
-        cv2.circle(img, (round(x), round(y)), max(2, round(0.085 * side)), (20, 20, 20), -1, cv2.LINE_AA)
-
-
-def test_a_die_the_classifier_finds_at_the_picture_edge_is_no_part_of_the_throw(monkeypatch, classical_misses_a_die):
-    """Without a tray area, a die the learned search finds within 0.6 side of
-    the picture's edge may be cut by it: it is left out, as the classical
-    passes leave such a die out. Inside a tray's area the edge cuts nothing."""
-    from vision import reader
-    from vision.calibrate import TrayArea
-
-    img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
-    h, w = img.shape[:2]
-    side = truth[0].size
-    _marks(img, [(0.3 * side, h / 2), (w / 2, h - 0.7 * side)], side)
-
-    def finds(image, side, **k):
-        return [(0.3 * side, h / 2, 5, 0.99, side), (w / 2, h - 0.7 * side, 3, 0.99, side)]
-
-    monkeypatch.setattr(facenet, "find_dice", finds)
-    found = [d for d in read_throw(img, expect=3).dice if d.confidence <= reader.LEARNED_MOST]
-    assert [d.value for d in found] == [3]
-    area = TrayArea(polygon=((0, 0), (w, 0), (w, h), (0, h)), frame_size=(w, h))
-    found = [d for d in read_throw(img, expect=3, area=area).dice if d.confidence <= reader.LEARNED_MOST]
-    assert sorted(d.value for d in found) == [3, 5]
-
-
-@pytest.mark.parametrize("at, kept", [(1.0, True), (1.5, False)])
-def test_the_edge_check_uses_the_side_a_found_die_was_read_at(monkeypatch, classical_misses_a_die, at, kept):
-    """A die the classifier read at ``at`` times the side searched (``FIND_SIDES``), 0.7 side from the
-    picture's left edge: at the side itself it lies wholly in the picture; at 1.5 times it, its face
-    (0.6 of 1.5 sides = 0.9 side either way) reaches past the edge, and it is left out."""
-    from vision import reader
-
-    img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
-    h = img.shape[0]
-    _marks(img, [(0.7 * truth[0].size, h / 2)], truth[0].size)
-
-    def finds(image, side, **k):
-        return [(0.7 * side, h / 2, 5, 0.99, at * side)]
-
-    monkeypatch.setattr(facenet, "find_dice", finds)
-    found = [d for d in read_throw(img, expect=3).dice if d.confidence <= reader.LEARNED_MOST]
-    assert [d.value for d in found] == ([5] if kept else [])
-
-
-@pytest.mark.parametrize("larger, share, searched", [
-    (1.3, 0.95, [(1.0, 0.9), (1.3, 0.9)]),
-    (1.7, 0.95, [(1.0, 0.9), (1.3, 0.9), (1.7, 0.9)]),
-    (1.3, 0.8, [(1.0, 0.9), (1.3, 0.9), (1.7, 0.9), (1.0, 0.7), (1.3, 0.7)]),
-    (2.5, 0.95, [(1.0, 0.9), (1.3, 0.9), (1.7, 0.9), (1.0, 0.7), (1.3, 0.7), (1.7, 0.7)]),
-    (1.3, 0.6, [(1.0, 0.9), (1.3, 0.9), (1.7, 0.9), (1.0, 0.7), (1.3, 0.7), (1.7, 0.7)]),
-])
-def test_a_read_short_of_the_dice_thrown_looks_for_larger_dice_too(monkeypatch, classical_misses_a_die,
-                                                                    larger, share, searched):
-    """A mixed set: the die the classical passes missed is ``larger`` times
-    the size of those read, and the classifier gives its value ``share`` of
-    the die's probability. While the read is short of the dice thrown, the
-    classifier looks at the dice's size, then 1.3 and 1.7 times it
-    (LEARNED_LARGER), for values it is FIND_VALUE (0.9) sure of; then at
-    each size again for values it is FIND_VALUE_NEXT (0.7) sure of; and it
-    stops once the count is made up. A die larger than any size it looks
-    at, or whose value it is less sure of, is not found."""
-    from vision import reader
-
-    img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
-    sides = []
-
-    def finds(image, side, *, taken=(), value_share, **k):
-        sides.append((side, value_share))
-        missed = max(truth, key=lambda d: min(math.dist(d.center, t) for t in taken))
-        here = abs(side / sides[0][0] - larger) < 0.01 and share >= value_share
-        return [(*missed.center, missed.value, 0.99, side)] if here else []
-
-    monkeypatch.setattr(facenet, "find_dice", finds)
-    assert reader.LEARNED_LARGER == (1.3, 1.7)
-    assert (facenet.FIND_VALUE, facenet.FIND_VALUE_NEXT) == (0.9, 0.7)
-    r = read_throw(img, expect=3)
-    assert [(round(s / sides[0][0], 2), v) for s, v in sides] == searched
-    found = larger < 2 and share >= 0.7
-    assert len(r.values) == (3 if found else 2)
-    if found:
-        assert sorted(r.values) == [2, 4, 6]
-    assert not r.sure
-
-
-@pytest.mark.parametrize("unread, die_size, one, at, searched, taken",
-                         [(1, None, False, 1.3, [1.0, 1.3, 1.7], True),
-                          (1, None, True, 1.3, [1.0, 1.3, 1.7], True),
-                          (1, None, True, 1.7, [1.0, 1.3, 1.7], False),
-                          (1, None, False, 1.7, [1.0, 1.3, 1.7], True),
-                          (0, None, False, 1.3, [], False),
-                          (1, "calibrated", False, 1.3, [1.0], False)])
-def test_with_no_count_something_unread_is_looked_for_at_larger_sizes_too(monkeypatch, unread, die_size, one, at,
-                                                                           searched, taken):
-    """A mixed set read with no count known: the classical passes leave a die
-    ``at`` times the size of those read as something die-sized unread. The
-    classifier looks at the dice's size and at 1.3 and 1.7 times it
-    (LEARNED_LARGER), and the die it finds is added (the read is not sure);
-    a one only up to LEARNED_ONES_UPTO (1.3) times the size: at 1.7 it may be
-    a key's symbol. It looks at each size twice: for values it is sure of,
-    then for values only likelier (FIND_VALUE_NEXT). Where nothing was left
-    unread it does not look; after a calibration (the die size known, one
-    set of dice) it looks at that size only."""
-    from vision import reader
-
-    assert reader.LEARNED_ONES_UPTO == 1.3
-    img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
-    real = reader._read_work
-
-    def miss_first(*a, **k):
-        dice, _, foreign, side, lab = real(*a, **k)
-        return dice[1:], unread, foreign, side, lab
-
-    sides = []
-    missed = []
-
-    def finds(image, side, *, taken=(), **k):
-        sides.append(side)
-        if not missed:  # the die farthest from those the classical passes read
-            missed.append(max(truth, key=lambda d: min(math.dist(d.center, t) for t in taken)))
-        value = 1 if one else missed[0].value
-        free = all(math.dist(missed[0].center, t) > 0.75 * side for t in taken)  # as find_dice
-        return [(*missed[0].center, value, 0.99, side)] if free and abs(side / sides[0] - at) < 0.01 else []
-
-    monkeypatch.setattr(reader, "_read_work", miss_first)
-    monkeypatch.setattr(facenet, "find_dice", finds)
-    r = read_throw(img, die_size=truth[0].size if die_size else None)
-    # Each size twice: for values the classifier is sure of, then for values only likelier.
-    assert [s / sides[0] for s in sides] == pytest.approx(searched * 2)
-    if taken:
-        read = [d.value for d in truth if d is not missed[0]]
-        assert sorted(r.values) == sorted(read + [1 if one else missed[0].value])
-        assert Reason.LEARNED_ONLY in r.reasons
-    else:
-        assert len(r.values) == 2 and set(r.values) < {2, 4, 6}
-    # Nothing told the reader a die was missed where nothing was left unread.
-    assert r.sure is (not unread)
-
-
-@pytest.mark.parametrize("own, in_a_tray, doubted", [(0.05, False, True), (0.2, False, False), (0.05, True, False)])
-def test_a_sure_die_the_classifier_all_but_rules_out_is_doubted_without_a_tray(monkeypatch, own, in_a_tray, doubted):
-    """Without a tray's area (any camera, any dice), a die read surely whose
-    value the classifier gives under VETO_SHARE (0.1) of the die's
-    probability is doubted: the read is not sure. The classifier cannot make
-    a die sure this way, and in a tray (the product's own setting, read from
-    above) it does not doubt the classical passes."""
-    from vision import reader
-    from vision.calibrate import TrayArea
-
-    img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
-    h, w = img.shape[:2]
-
-    class Doubts:
-        def classify(self, image, centers, side, turns=False):
-            p = np.zeros((len(centers), 7))
-            for row, c in zip(p, centers):
-                value = min(truth, key=lambda d: math.dist(d.center, c)).value
-                row[1:] = 0.98 * (1 - own) / 5
-                row[value] = 0.98 * own
-                row[0] = 0.02
-            return p
-
-    monkeypatch.setattr(facenet, "_default_net", Doubts)
-    assert own < reader.VETO_SHARE if doubted else True
-    area = TrayArea(polygon=((0, 0), (w, 0), (w, h), (0, h)), frame_size=(w, h)) if in_a_tray else None
-    r = read_throw(img, expect=3, area=area)
-    assert sorted(r.values) == [2, 4, 6]
-    assert r.sure is not doubted
-    assert (Reason.VETOED in r.reasons) is doubted
-
-
-def _script(relative):
-    """The repository's script at ``relative`` (e.g. ``training/train_face_net.py``) as a module:
-    scripts are not in a package."""
-    import importlib.util
-    from pathlib import Path
-    path = Path(__file__).resolve().parents[1] / relative
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _training_script():
-    """training/train_face_net.py as a module (it needs no PyTorch to import)."""
-    return _script("training/train_face_net.py")
-
-
-def test_training_takes_the_readers_readings_on_no_die_for_no_die_crops(monkeypatch):
-    # The reader reads all three dice; told the scene holds only two of them, the training
-    # script takes the third reading for one the classical passes made on no die.
-    train = _training_script()
-    img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
-    dice = [(d.center[0], d.center[1], d.size, d.value) for d in truth]
-    rng = np.random.default_rng(0)
-    assert train.reader_mistakes(img, dice, rng) == []
-    cut = []
-
-    def recording_crops(image, centers, side):
-        cut.extend((x, y, side) for x, y in centers)
-        return face_crops(image, centers, side)
-
-    monkeypatch.setattr(train, "face_crops", recording_crops)
-    crops = train.reader_mistakes(img, dice[:2], rng, each=3)
-    assert len(crops) == 3 and all(c.shape == (facenet.INPUT, facenet.INPUT, 3) for c in crops)
-    # Each crop is cut round the die left out of the truth (jittered by at most 0.15 side),
-    # at about the side of the dice there.
-    gx, gy, side, _ = dice[2]
-    assert len(cut) == 3
-    for x, y, s in cut:
-        assert math.hypot(x - gx, y - gy) <= 0.15 * math.sqrt(2) * side + 2
-        assert 0.8 * side <= s <= 1.2 * side
-
-
-def test_training_renders_mixed_sets_of_small_dice_with_their_truth():
-    # The mixed-set renders: 640×640 frames, 1-12 dice of 32-44 px by default, each die's centre in the frame.
-    train = _training_script()
-    scenes = list(train.mock_scenes(6, 1, mixed=True))
-    assert len(scenes) == 6
-    coloured_pixels = 0
-    for img, dice in scenes:
-        assert img.shape == (640, 640, 3) and 1 <= len(dice) <= 12
-        for x, y, side, value in dice:
-            assert 0 <= x < 640 and 0 <= y < 640 and 30 <= side <= 47 and 1 <= value <= 6
-            face = img[round(y) - 3:round(y) + 4, round(x) - 3:round(x) + 4].reshape(-1, 3).astype(int)
-            coloured_pixels += int((face.max(axis=1) - face.min(axis=1) > 60).sum())
-    # Not white dice alone: the faces carry colour (red pips, coloured bodies).
-    assert coloured_pixels > 100
-    # Their sides can be asked for.
-    for _, dice in train.mock_scenes(4, 1, mixed=True, mixed_sides=(20.0, 40.0)):
-        assert all(18 <= side <= 43 for _, _, side, _ in dice)
-
-
-def test_the_centres_benchmark_counts_a_die_right_only_at_its_true_value(tmp_path):
-    # benchmarks/face_net_centres.py on a mock throw whose last box is labelled with a wrong value.
-    from pathlib import Path
-
-    import cv2
-
-    root = Path(__file__).resolve().parents[1]
-    bench = _script("benchmarks/face_net_centres.py")
-    img, truth = render_throw([1, 3, 5, 6], seed=4, style=STYLE)
-    cv2.imwrite(str(tmp_path / "a0.png"), img)
-    rows = ["file,value,xmin,ymin,xmax,ymax"]
-    for d, label in zip(truth, [1, 3, 5, 2]):
-        (x, y), h = d.center, d.size / 2
-        rows.append(f"a0.png,{label},{x - h:.1f},{y - h:.1f},{x + h:.1f},{y + h:.1f}")
-    (tmp_path / "boxes.csv").write_text("\n".join(rows) + "\n")
-    weights = str(root / "vision" / "models" / "face_net.npz")
-    dice = bench.measure([weights], photos=str(tmp_path), boxes_csv=str(tmp_path / "boxes.csv"))
-    assert [right for right, _, _ in dice] == [True, True, True, False]
-    assert all(share >= 0.98 for _, _, share in dice)
-    # With two folds, a photo of half 0 ("a" is even) is left out of half 1.
-    assert bench.measure([weights, weights], half=1, photos=str(tmp_path),
-                         boxes_csv=str(tmp_path / "boxes.csv")) == []
-
-
-def test_the_dice_count_benchmark_places_each_die_right_wrong_missed_or_false():
-    # benchmarks/dice_counts.py matches the dice read to the boxes by place, nearest first.
-    bench = _script("benchmarks/dice_counts.py")
-    Box = _script("benchmarks/shared_photos.py").Box
-    boxes = [Box(85, 85, 115, 115, 3), Box(185, 85, 215, 115, 5), Box(285, 285, 315, 315, 2)]
-    dice = [
-        {"center": [102, 101], "value": 3},  # on the first box, its value: right
-        {"center": [205, 98], "value": 6},  # on the second box, another value: wrong
-        {"center": [180, 100], "value": 5},  # 20 px off the second box, over half its side: false
-        {"center": [20, 620], "value": 1},  # no box, by the bottom-left corner: false, near a corner
-    ]
-    counts = bench.count(boxes, dice, (640, 640))
-    assert dict(counts) == {"right": 1, "wrong": 1, "missed": 1, "false": 2, "corner": 1}
-    # Two dice on one box: the nearer is matched, the other is false.
-    pairs = bench.match(boxes[:1], [{"center": [110, 100], "value": 3}, {"center": [101, 100], "value": 4}])
-    assert pairs == [(0, 1)]
-
-
-def test_the_shared_photos_boxes_load_with_their_line_on_a_bad_row(tmp_path):
-    photos = _script("benchmarks/shared_photos.py")
-    good = tmp_path / "good.csv"
-    good.write_text("file,value,xmin,ymin,xmax,ymax\nf/a1.jpg,4,10,20,40,44\nf/a1.jpg,6,0,0,10,10\n")
-    boxes = photos.load_boxes(str(good))
-    assert list(boxes) == ["f/a1.jpg"] and [b.value for b in boxes["f/a1.jpg"]] == [4, 6]
-    assert boxes["f/a1.jpg"][0].centre == (25.0, 32.0) and boxes["f/a1.jpg"][0].side == 27.0
-    assert photos.half("f/a1.jpg") == 0 and photos.half("/x/b1.jpg") == 1 and photos.half("zz.jpg") == 0
-    bad = tmp_path / "bad.csv"
-    bad.write_text("file,value,xmin,ymin,xmax,ymax\nf/a1.jpg,4,10,20,40,44\nf/a1.jpg,four,0,0,10,10\n")
-    with pytest.raises(ValueError, match="line 3"):
-        photos.load_boxes(str(bad))

@@ -2,15 +2,15 @@
 
 import os
 import time
+from dataclasses import replace
 
 import cv2
 import numpy as np
 import pytest
-from dataclasses import replace
 from gpiozero.pins.mock import MockFactory
 
 from companion.config import ConfigError, load_config
-from hardware.buttons import DecisionButtons, Debouncer, key_to_action
+from hardware.buttons import Debouncer, DecisionButtons, key_to_action
 from hardware.camera import CameraError, MockCamera, ReplayCamera, open_camera
 from hardware.render import MIXED_SET, RenderStyle, TrayScene, render_throw
 

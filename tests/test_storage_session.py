@@ -12,7 +12,7 @@ import pytest
 
 from companion.durchmarsch import DecisionDue, NothingToUndo, WrongDiceCount
 from companion.session import GameSession
-from companion.storage import Store, StorageError
+from companion.storage import StorageError, Store
 from vision.reasons import Reason
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -7,8 +7,6 @@ import os
 import time
 
 import pytest
-
-from vision.reasons import Reason
 from gpiozero.pins.mock import MockFactory
 
 from companion import i18n
@@ -17,10 +15,18 @@ from companion.durchmarsch import Durchmarsch, NothingToUndo
 from companion.prompts import ask_text, must_set_aside, prompt, result_text, undo_text
 from companion.recording import ThrowRecorder
 from companion.session import GameSession
-from companion.settings import SettingsError, apply_settings, check_pin, hash_pin, load_settings, save_settings
+from companion.settings import (
+    SettingsError,
+    apply_settings,
+    check_pin,
+    hash_pin,
+    load_settings,
+    save_settings,
+)
 from companion.stats import game_stats
 from companion.storage import Store
 from hardware.lights import Beeper, DecisionLights
+from vision.reasons import Reason
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SEEDS = os.path.join(ROOT, "..", "shared", "seeds")
@@ -119,11 +125,14 @@ def test_undo_text_names_the_event_and_its_player():
 
 def test_game_stats_counts_turns_marks_and_strikes():
     g = Durchmarsch(["Sarah", "Tim", "Maria"])
-    g.throw([6, 4, 1, 1, 1, 1, 1, 1]); g.decide("continue")
-    g.throw([5, 4, 1, 1, 1, 1, 1]); g.decide("continue")
+    g.throw([6, 4, 1, 1, 1, 1, 1, 1])
+    g.decide("continue")
+    g.throw([5, 4, 1, 1, 1, 1, 1])
+    g.decide("continue")
     g.throw([1, 1, 1, 1, 1, 1])  # Sarah misthrows at 8 after two marks
     g.throw([1] * 8)  # Tim misthrow (row 1)
-    g.throw([6, 4, 1, 1, 1, 1, 1, 1]); g.decide("stop")  # Maria 10
+    g.throw([6, 4, 1, 1, 1, 1, 1, 1])  # Maria 10
+    g.decide("stop")
     g.throw([1] * 8)  # Sarah row 2 misthrow
     g.throw([1] * 8)  # Tim row 2 misthrow
     st = {s.name: s for s in game_stats(g)}
@@ -136,7 +145,8 @@ def test_game_stats_counts_turns_marks_and_strikes():
 
 def test_game_stats_struck_rows_do_not_count_marks():
     g = Durchmarsch(["Sarah", "Tim"])
-    g.throw([6, 4, 1, 1, 1, 1, 1, 1]); g.decide("stop")  # Sarah marks 10 in row 1
+    g.throw([6, 4, 1, 1, 1, 1, 1, 1])  # Sarah marks 10 in row 1
+    g.decide("stop")
     # Sarah's row 1 is struck after two misthrows there (only when she comes back to it);
     # play misthrows until some row of Sarah's with a mark is struck.
     while not g.sheets[0].rows[0].struck and not g.is_over:

@@ -100,7 +100,12 @@ def run_app(cfg: dict, *, driver=None, size: tuple[int, int] | None = None) -> i
 def _with_settings(cfg: dict) -> dict:
     """``cfg`` with the settings saved on the screen laid over it; a broken
     settings file is set aside (renamed ``.bad``) and the config used alone."""
-    from companion.settings import SETTINGS_FILE, SettingsError, apply_settings, load_settings
+    from companion.settings import (
+        SETTINGS_FILE,
+        SettingsError,
+        apply_settings,
+        load_settings,
+    )
 
     data_dir = cfg["app"]["data_dir"]
     try:
@@ -540,7 +545,12 @@ def _make_app(cfg, driver):
             """Store the settings screen's ``values`` (see
             :meth:`SettingsScreen.values`) and use them at once: language,
             sound, odds, pins and camera. Returns an error message, or None."""
-            from companion.settings import SettingsError, apply_settings, hash_pin, load_settings
+            from companion.settings import (
+                SettingsError,
+                apply_settings,
+                hash_pin,
+                load_settings,
+            )
             from companion.settings import save_settings as store
 
             data_dir = self.cfg["app"]["data_dir"]
@@ -610,7 +620,8 @@ def _make_app(cfg, driver):
             touched (frame pixels), fix the camera's exposure and white
             balance, store both, and read only the area from now on. Returns
             what was done (or what went wrong) in words for the players."""
-            from vision.calibrate import CalibrationError, calibrate, store_calibration
+            from companion.calibration import store_calibration
+            from vision.calibrate import CalibrationError, calibrate
             from vision.rest import RestDetector
 
             data_dir = self.cfg["app"]["data_dir"]

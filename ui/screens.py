@@ -30,7 +30,14 @@ from companion.odds import chance
 from companion.prompts import outcome_text, prompt
 from companion.stats import game_stats
 
-from .widgets import SYMBOL_FONT, CameraView, CornerPicker, DieButton, RiskMeter, SheetView
+from .widgets import (
+    SYMBOL_FONT,
+    CameraView,
+    CornerPicker,
+    DieButton,
+    RiskMeter,
+    SheetView,
+)
 
 __all__ = ["StartScreen", "GameScreen", "CorrectionScreen", "EndScreen", "SettingsScreen", "CalibrationScreen",
            "UndoDialog", "PinDialog", "MenuDialog", "TOUCH", "BG"]

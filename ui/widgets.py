@@ -89,7 +89,7 @@ class SheetView(BoxLayout):
         self.add_widget(self.grid)
         self.pointers: list[Label] = []
         self.cells: list[list[Cell]] = []
-        for r in range(4):
+        for _r in range(4):
             p = Label(text="", color=(0.9, 0.45, 0.0, 1), bold=True, font_size="16sp", size_hint_x=0.6,
                       font_name=SYMBOL_FONT)
             self.pointers.append(p)
@@ -319,7 +319,7 @@ class DieButton(ButtonBehavior, Widget):
         self.add_widget(self.tag)
 
     def _redraw(self, *_):
-        from vision.reader import PIP_LAYOUT
+        from vision.diceset import PIP_LAYOUT
 
         s = min(self.width, self.height) * (0.92 if self.selected else 0.8)
         x0, y0 = self.center_x - s / 2, self.center_y - s / 2

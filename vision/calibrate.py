@@ -3,7 +3,7 @@
 Calibration runs once per set-up (camera above the tray): :func:`find_tray`
 finds the tray in a frame (or :func:`area_from_corners` takes the four corners
 the players touch on the screen), :func:`measure_dice` reads the dice lying in
-it for their size, and :func:`save_area` keeps the result as JSON. From then
+it for their size, and :func:`companion.calibration.save_area` keeps the result as JSON. From then
 on the reader reads only inside the area (``read_throw(frame, area=area)``),
 so dice set aside outside it are ignored.
 
@@ -25,10 +25,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.files import write_atomically
-
-__all__ = ["TrayArea", "CalibrationError", "find_tray", "area_from_corners", "measure_dice", "save_area", "load_area",
-           "calibrate", "store_calibration", "CALIBRATION_FILE", "CONTROLS_FILE"]
+__all__ = ["TrayArea", "CalibrationError", "find_tray", "area_from_corners", "measure_dice", "load_area",
+           "calibrate", "CALIBRATION_FILE", "CONTROLS_FILE"]
 
 #: The stored area's file name in the data folder.
 CALIBRATION_FILE = "calibration.json"
@@ -182,29 +180,6 @@ def calibrate(image: np.ndarray, corners=None) -> tuple[TrayArea, str | None]:
         return measure_dice(image, area), None
     except CalibrationError as e:
         return area, f"{e}; the dice size will be estimated from each throw"
-
-
-def store_calibration(data_dir: str, area: TrayArea, controls: dict | None = None) -> str:
-    """Keep a calibration for the app: ``area`` in ``<data_dir>/calibration.json``
-    and the camera ``controls`` fixed at calibration (exposure, white balance;
-    ``{}``/None: the camera has none) in ``<data_dir>/camera_controls.json``,
-    each written atomically. Returns the area file's path; raises ``OSError``
-    when the folder cannot be written."""
-    path = os.path.join(data_dir, CALIBRATION_FILE)
-    save_area(area, path)
-    if controls:
-        _write_json(os.path.join(data_dir, CONTROLS_FILE), dict(controls))
-    return path
-
-
-def save_area(area: TrayArea, path: str) -> None:
-    """Write the area as JSON, atomically (a power cut leaves the old file or the new one)."""
-    _write_json(path, area.to_dict())
-
-
-def _write_json(path: str, data) -> None:
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    write_atomically(path, json.dumps(data, indent=1).encode())
 
 
 def load_area(path: str) -> TrayArea | None:

@@ -135,23 +135,6 @@ def _softmax(z: np.ndarray) -> np.ndarray:
 
 #: A place counts as a die when the network gives it this die probability (1 - "no die") or more;
 FIND_DIE = 0.98
-#: and one face value at least FIND_VALUE of the die probability. Both were chosen on the two-fold
-#: cross-validated read of the photos (training/README.md): looser, the webcam desk gained false dice.
-FIND_VALUE = 0.9
-#: The reader searches a second time where the first search (FIND_VALUE) left the read short or
-#: something die-sized unread: then a die is taken whose value has this share of the die probability
-#: (the reader's value is at most LEARNED_MOST, so such a read is never sure). Smoky dice with red pips
-#: are found 0.98 surely as dice and their values only 0.5-0.9 surely, the value right nearly always.
-#: On the many-colours photos read without the count (session 23; ``benchmarks/dice_counts.py``),
-#: with the shipped model: 143 -> 150 photos exact, 19 -> 9 dice missed, the same 11 wrong and 10
-#: false; with the fold models on the halves they never saw: 105 -> 113 exact, 1075 -> 1097 right,
-#: 50 -> 57 wrong, 66 -> 37 missed, 6 -> 7 false. At 0.6: 152 and 116 exact, but 67 wrong unseen.
-#: Taken in the first search instead, a place beside a die found surely (read as another value) was
-#: taken first and pushed the die aside, and a large three was taken as a six at the dice's size
-#: before the search at a larger size could read it. The webcam photos (shipped model) gained one
-#: false die, a remote's buttons at the picture's edge read as a six: 0.968 -> 0.964 exact, precision
-#: 0.993 -> 0.991; read with the fold models, they did not change.
-FIND_VALUE_NEXT = 0.7
 #: A die found is read at these multiples of the side searched, and the one the network is surest of a
 #: die at is kept (the first of equals: the side searched before the others). Read at the median side
 #: of the dice read, a mixed set's larger and smaller dice are cropped too tight or too loose (the
@@ -179,7 +162,7 @@ FOUND_APART = 0.85
 
 
 def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None" = None,
-              mask: np.ndarray | None = None, value_share: float = FIND_VALUE, memo: dict | None = None
+              mask: np.ndarray | None = None, value_share: float | None = None, memo: dict | None = None
               ) -> list[tuple[float, float, int, float, float]]:
     """Dice the network finds in ``image`` away from those already ``taken``.
 
@@ -191,7 +174,7 @@ def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None"
     side, and a die found must lie on the table, in light or in shade
     (:func:`_lies_on_the_table`): a key on a laptop does not.
     ``value_share``: the least share of the die probability its likeliest
-    value must have (:data:`FIND_VALUE`; :data:`FIND_VALUE_NEXT` for a
+    value must have (``config.learned.find_value``; ``config.learned.find_value_next`` for a
     second search after the first). ``memo``: an optional dict kept between
     searches of one ``image`` with one ``mask`` and ``net``: what a search at
     a side works out whatever is ``taken`` (the places that stand out, the
@@ -205,6 +188,10 @@ def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None"
     dice of a mixed set differ in size).
     Returns ``[]`` when more than :data:`MOST_CROPS` places would be tried.
     """
+    if value_share is None:
+        from .config import DEFAULT
+
+        value_share = DEFAULT.learned.find_value
     if side <= 0:
         raise ValueError(f"die side must be positive, got {side!r}")
     net = net or _default_net()
@@ -341,6 +328,17 @@ def _plain_table(lab: np.ndarray, mask_small) -> np.ndarray:
     plain |= (darker >= 0) & (darker <= TABLE_SHADE_L) & (chroma < TABLE_SHADE_CHROMA)
     return plain.astype(np.uint8)
 
+
+class NullNet:
+    """No face classifier: a reader given it (:data:`NO_NET`) reads with the
+    classical passes only. It has no ``classify``; the reader never calls it."""
+
+    def __repr__(self) -> str:
+        return "NO_NET"
+
+
+#: The null classifier: ``Reader(net=NO_NET)`` reads classically.
+NO_NET = NullNet()
 
 _NET: "FaceNet | None" = None
 

@@ -21,68 +21,24 @@ import math
 import cv2
 import numpy as np
 
-from vision.reader import (_TOP_PIP_LEAST, FRONT_FACE, FRONT_SLANT, OFF_CENTRE, PIP_LAYOUT, SIDE_SLANT, Die,
-                           _blob_shape, _clear_of_edge, _free_places_empty, _otsu, _pattern_fit, _read_size, _slant)
+from .candidates import _blob_shape, _otsu, _rect, _slant
+from .config import DEFAULT, ReaderConfig
+from .dice import (
+    FRONT_FACE,
+    OFF_CENTRE,
+    Die,
+    _read_size,
+)
+from .diceset import PIP_LAYOUT
+from .face import _free_places_empty, _pattern_fit
+from .learned import _clear_of_edge
+from .reasons import Doubt
 
 __all__ = ["add_pip_dice", "pip_dice", "pip_scale"]
 
 
-#: How much darker (or lighter) than its surroundings a pip is, in Lab
-#: lightness units, after a black-hat (top-hat) filter of about half a die.
-_PIP_CONTRAST = 40
 
-#: A die found from two pips or more is kept under the sure confidence
-#: (at ``_PIP_FIRST_MOST``) unless every test of its pips scored at least
-#: ``_PIP_FIRST_SURE`` together: its face's outline was not seen. A one
-#: found from its pip has at most ``_PIP_FIRST_ONE_MOST`` unless it scored
-#: that much too, its face lies wholly inside the picture, and no other pip
-#: within a two's reach lies on its face (:func:`_on_one_face`).
-_PIP_FIRST_MOST = 0.79
-_PIP_FIRST_SURE = 0.9
-_PIP_FIRST_ONE_MOST = 0.6
-
-#: A pip-first face whose pips are squashed under this (short over long
-#: axis) may be a die's front face seen from a low camera: it is sure only
-#: when nothing of a die lies just above it (:func:`_under_a_face`), and
-#: never when squashed under :data:`vision.reader.SIDE_SLANT`.
-_PIP_FIRST_SLANT = FRONT_SLANT
-
-#: No pip, even a side face's seen at a slant, is squashed past 1:2.2 (short
-#: over long axis): a longer mark is a crack, a knot or a stroke of print.
-_PIP_LEAST_SLANT = math.sqrt(0.45)
-
-#: Dice read from their faces with this confidence or more hide their pips
-#: from pips first; a less sure reading (a column of a six read as a three,
-#: a side face) is looked at again, and gives way to a surer pip-first die.
-_BLOCKING = 0.8
-
-#: A pip's diameter as a share of the die's side. Measured on the dice of
-#: the development photos (wooden, cream and plastic dice): 0.15-0.22.
-_PIP_SHARE = 0.18
-
-#: The smallest die, as a share of the picture's long side, whose pips
-#: :func:`_pip_side` looks for: 3%, a die 20 px wide in a 640 px picture (the
-#: smallest dice of the many-colours photos). Its pips are 0.18 of that, about
-#: 3.5 px across. Until session 13 the least spot was 0.8% of the long side
-#: wide, which left out the pips of dice under 4.4%: a cream die 29 px wide on a
-#: white tray (pips of 19-21 px²) was not found, and no photo read worse with 3%.
-_SMALLEST_DIE = 0.03
-
-#: A lone pip's plain disc (0.42 side round it) lies on its face when at
-#: most this share of it differs from the face's median lightness by over
-#: :data:`_OFF_FACE_LEVEL`. Measured on the photos, the pip-first ones read at
-#: 0.8 or more: at most 0.007 where the read was right (0.084 on a wrong
-#: one); a two's corner pip, its other pip merged with the shadow of a die
-#: against it (mock trays): 0.37-0.40.
-_ONE_OFF_FACE = 0.03
-_OFF_FACE_LEVEL = 40
-
-#: How far apart a two's pips may be seen, in sides: 0.76 square-on (two
-#: layout places 0.27 side off the centre along each axis), less at a slant.
-_TWO_REACH = (0.55, 0.95)
-
-
-def pip_scale(gray: np.ndarray, dice: list[Die], long_side: int) -> float | None:
+def pip_scale(gray: np.ndarray, dice: list[Die], long_side: int, *, config: ReaderConfig = DEFAULT) -> float | None:
     """The die side, px, to look for pips at: the median size of the dice
     read with confidence 0.5 or more; while fewer than two dice are sure, the
     size the pips in the picture suggest (:func:`_pip_side`) when it is
@@ -91,41 +47,38 @@ def pip_scale(gray: np.ndarray, dice: list[Die], long_side: int) -> float | None
     read = _read_size(dice, inner=False)
     if sum(d.confidence >= 0.8 for d in dice) >= 2:
         return read
-    from_pips = _pip_side(gray, long_side)
+    from_pips = _pip_side(gray, long_side, config=config)
     if from_pips and (read is None or 0.67 <= from_pips / read <= 1.5):
         return from_pips
     return read
 
 
-def _pip_side(gray: np.ndarray, long_side: int) -> float | None:
+def _pip_side(gray: np.ndarray, long_side: int, *, config: ReaderConfig = DEFAULT) -> float | None:
     """The die side, px, the round dark spots of ``gray`` (``H×W uint8``)
-    suggest: their median diameter over :data:`_PIP_SHARE`; None with fewer
+    suggest: their median diameter over ``config.pips.pip_share``; None with fewer
     than two (a two's pips are enough). Spots are looked for from the pips
-    of a die :data:`_SMALLEST_DIE` of ``long_side`` wide (0.54% of it) up to
+    of a die ``config.pips.smallest_die`` of ``long_side`` wide (0.54% of it) up to
     6% of it.
     """
     resp = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, _rect(0.05 * long_side))
-    least = _PIP_SHARE * _SMALLEST_DIE * long_side / 2.0  # the least pip radius, px
+    least = config.pips.pip_share * config.pips.smallest_die * long_side / 2.0  # the least pip radius, px
     radii = [math.sqrt(spot[2] / math.pi) for spot in _round_spots(resp, least ** 2 * math.pi,
-                                                                (0.03 * long_side) ** 2 * math.pi, 0.6)]
+                                                                (0.03 * long_side) ** 2 * math.pi, 0.6,
+                                                                config=config)]
     if len(radii) < 2:
         return None
-    return float(np.median(radii)) * 2.0 / _PIP_SHARE
+    return float(np.median(radii)) * 2.0 / config.pips.pip_share
 
 
-def _rect(size: float) -> np.ndarray:
-    """A square structuring element of about ``size`` px (odd, at least 3)."""
-    k = max(3, int(round(size)) | 1)
-    return cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
 
 
 def _round_spots(resp: np.ndarray, min_area: float, max_area: float, roundness: float,
-                 exclude: np.ndarray | None = None, level: int = _PIP_CONTRAST,
-                 split_within: float = 0.0) -> list[tuple[float, ...]]:
+                 exclude: np.ndarray | None = None, level: int | None = None,
+                 split_within: float = 0.0, *, config: ReaderConfig = DEFAULT) -> list[tuple[float, ...]]:
     """Round spots of a black-hat or top-hat response ``resp`` (``H×W uint8``):
     ``(x, y, area, xx, xy, yy)`` in px and px², and their second moments
     scaled to trace 2 (:func:`_blob_shape`), for the parts over ``level`` (first
-    :data:`_PIP_CONTRAST`) with an area in ``[min_area, max_area]``, a box
+    ``config.faces.pip_contrast``) with an area in ``[min_area, max_area]``, a box
     and a fill of at least ``roundness``, and second moments no more
     squashed than 1:2.2 (a side face's pips, seen edge-on, are).
     ``exclude``: uint8 mask of places not to look (the faces already read).
@@ -133,6 +86,8 @@ def _round_spots(resp: np.ndarray, min_area: float, max_area: float, roundness: 
     large, or of a pip's size but not round (pips run together by a shadow
     on their face, a pip joined to a crack), is looked into again over
     Otsu's level of its response."""
+    if level is None:
+        level = config.faces.pip_contrast
     mask = cv2.threshold(resp, level, 255, cv2.THRESH_BINARY)[1]
     if exclude is not None:
         mask = cv2.bitwise_and(mask, cv2.bitwise_not(exclude))
@@ -143,31 +98,32 @@ def _round_spots(resp: np.ndarray, min_area: float, max_area: float, roundness: 
         x, y, bw, bh = stats[i, :4]
         round_enough = min(bw, bh) / max(bw, bh) >= roundness and a / float(bw * bh) >= roundness
         if ((max_area < a <= 10 * max_area or (min_area <= a <= max_area and not round_enough))
-                and max(bw, bh) <= split_within and level == _PIP_CONTRAST):
+                and max(bw, bh) <= split_within and level == config.faces.pip_contrast):
             part = resp[y:y + bh, x:x + bw]
             inside = labels[y:y + bh, x:x + bw] == i
             higher = max(level + 1, int(_otsu(part[inside])) + 1)
             sub = np.where(inside, part, 0).astype(np.uint8)
             spots += [(sx + x, sy + y, *rest) for sx, sy, *rest in
-                      _round_spots(sub, min_area, max_area, roundness, level=higher)]
+                      _round_spots(sub, min_area, max_area, roundness, level=higher, config=config)]
             continue
         if not min_area <= a <= max_area:
             continue
         if not round_enough:
             continue
         xx, xy, yy = _blob_shape(labels, stats[i], i)
-        if _slant((xx, xy, yy)) < _PIP_LEAST_SLANT:
+        if _slant((xx, xy, yy)) < config.pips.least_slant:
             continue
         spots.append((float(cents[i][0]), float(cents[i][1]), a, float(xx), float(xy), float(yy)))
     return spots
 
 
-def pip_dice(gray: np.ndarray, dice: list[Die], side: float, *, same_kind: bool = False) -> list[Die]:
+def pip_dice(gray: np.ndarray, dice: list[Die], side: float, *, same_kind: bool = False,
+             config: ReaderConfig = DEFAULT) -> list[Die]:
     """Dice found from their pips alone, where no die was read.
 
     ``gray``: the working image's lightness (``H×W uint8``); ``dice``: the
     dice read from their faces (the faces of those read with
-    :data:`_BLOCKING` or more, grown by 10%, are not looked at again);
+    ``config.pips.blocking`` or more, grown by 10%, are not looked at again);
     ``side``: the die side to look for, px. Dark pips (a black-hat
     filter of half a die) and light pips (a top-hat) are found as round
     spots of a pip's size. Spots closer than 0.6 side and of like size are
@@ -180,15 +136,15 @@ def pip_dice(gray: np.ndarray, dice: list[Die], side: float, *, same_kind: bool 
     its edge). Then two of the pips
     left, 0.55-0.95 side apart, may be a two (with 30 pips left or fewer).
     The face's outline was not seen, so a pip-first die is sure only when
-    its pips' tests scored :data:`_PIP_FIRST_SURE` together and it is not
-    a front face (:data:`_PIP_FIRST_SLANT`); a one, only when its face
+    its pips' tests scored ``config.pips.sure`` together and it is not
+    a front face (``config.pips.front_slant``); a one, only when its face
     lies wholly inside the picture and holds no other pip
-    (:data:`_PIP_FIRST_ONE_MOST`). ``same_kind``: the dice are all of one
+    (``config.pips.one_most``). ``same_kind``: the dice are all of one
     kind (a calibrated set): when the sure dice read all have dark pips (or
     all light), only pips of that kind are looked for.
     """
     h, w = gray.shape
-    blocking = [d for d in dice if d.confidence >= _BLOCKING]
+    blocking = [d for d in dice if d.confidence >= config.pips.blocking]
     own = np.zeros((h, w), np.uint8)
     for d in blocking:
         c = np.array([d.corners], np.float32)
@@ -201,11 +157,13 @@ def pip_dice(gray: np.ndarray, dice: list[Die], side: float, *, same_kind: bool 
              if len(kinds) != 1 or dark in kinds]
     for dark, op in looks:
         resp = cv2.morphologyEx(gray, op, kernel)
-        spots = _round_spots(resp, _TOP_PIP_LEAST * side * side, 0.08 * side * side, 0.5, own, split_within=1.2 * side)
+        least = config.faces.top_pip_least * side * side
+        spots = _round_spots(resp, least, 0.08 * side * side, 0.5, own, split_within=1.2 * side,
+                             config=config)
         if not spots:
             continue
         pips = np.array(spots)
-        pip_mask = cv2.bitwise_and(cv2.threshold(resp, _PIP_CONTRAST, 255, cv2.THRESH_BINARY)[1],
+        pip_mask = cv2.bitwise_and(cv2.threshold(resp, config.faces.pip_contrast, 255, cv2.THRESH_BINARY)[1],
                                    cv2.bitwise_not(own))
         dist = np.linalg.norm(pips[:, None, :2] - pips[None, :, :2], axis=2)
         ratio = pips[:, None, 2] / pips[None, :, 2]
@@ -215,15 +173,16 @@ def pip_dice(gray: np.ndarray, dice: list[Die], side: float, *, same_kind: bool 
         found: list[Die] = []
         for g in groups:
             if 2 <= len(g) <= 8:  # more: a patch of lettering or a keyboard, not a die
-                found.extend(_pip_group_dice(pips[g], gray, (pip_mask, resp), side, blocking + found))
+                found.extend(_pip_group_dice(pips[g], gray, (pip_mask, resp), side, blocking + found,
+                                             config=config))
         if dark:
             # A one seen at an angle has its side faces' pips just beyond its
             # face's edge: any dark pip left may be a one.
             used = {tuple(p) for d in found for p in d.pips}
             for i in np.argsort(-pips[:, 2]):
                 if (pips[i, 0], pips[i, 1]) not in used and nearest[i] >= 0.5 * side:
-                    near = pips[(dist[i] < _TWO_REACH[1] * side), :2]
-                    d = _lone_pip_die(pips[i], gray, (pip_mask, resp), side, blocking + found, near)
+                    near = pips[(dist[i] < config.pips.two_reach[1] * side), :2]
+                    d = _lone_pip_die(pips[i], gray, (pip_mask, resp), side, blocking + found, near, config=config)
                     if d is not None:
                         found.append(d)
         # A two's pips lie farther apart than a group's links, and one of them
@@ -232,13 +191,14 @@ def pip_dice(gray: np.ndarray, dice: list[Die], side: float, *, same_kind: bool 
         used = {tuple(p) for d in found for p in d.pips}
         left = [i for i in range(len(pips)) if (pips[i, 0], pips[i, 1]) not in used]
         if len(left) <= 30:
+            reach_lo, reach_hi = config.pips.two_reach
             pairs = sorted(((abs(dist[i, j] - 0.76 * side), i, j) for i, j in itertools.combinations(left, 2)
-                            if _TWO_REACH[0] * side <= dist[i, j] <= _TWO_REACH[1] * side), key=lambda t: t[0])
+                            if reach_lo * side <= dist[i, j] <= reach_hi * side), key=lambda t: t[0])
             taken: set[int] = set()
             for _, i, j in pairs:
                 if i in taken or j in taken:
                     continue
-                d = _pip_group_die(pips[[i, j]], gray, (pip_mask, resp), side, blocking + found)
+                d = _pip_group_die(pips[[i, j]], gray, (pip_mask, resp), side, blocking + found, config=config)
                 if d is not None:
                     found.append(d)
                     taken |= {i, j}
@@ -264,7 +224,7 @@ def _pip_kinds(gray: np.ndarray, dice: list[Die]) -> set[bool]:
 
 
 def _pip_group_dice(pips: np.ndarray, gray: np.ndarray, marks: tuple[np.ndarray, np.ndarray], side: float,
-                    blocking: list[Die]) -> list[Die]:
+                    blocking: list[Die], *, config: ReaderConfig = DEFAULT) -> list[Die]:
     """The dice in one group of linked pips (``N×6``, as :func:`_round_spots` gives them).
 
     The whole group is tried first (:func:`_pip_group_die`). When it makes
@@ -277,13 +237,13 @@ def _pip_group_dice(pips: np.ndarray, gray: np.ndarray, marks: tuple[np.ndarray,
     n = len(pips)
     if n < 2:
         return []
-    whole = _pip_group_die(pips, gray, marks, side, blocking) if n <= 6 else None
+    whole = _pip_group_die(pips, gray, marks, side, blocking, config=config) if n <= 6 else None
     if whole is not None or n == 2:
         return [whole] if whole is not None else []
     best = None
     for k in range(min(6, n - 1), 1, -1):
         for part in itertools.combinations(range(n), k):
-            d = _pip_group_die(pips[list(part)], gray, marks, side, blocking)
+            d = _pip_group_die(pips[list(part)], gray, marks, side, blocking, config=config)
             if d is not None and (best is None or d.confidence > best.confidence):
                 best = d
         if best is not None:
@@ -291,7 +251,7 @@ def _pip_group_dice(pips: np.ndarray, gray: np.ndarray, marks: tuple[np.ndarray,
     if best is None:
         return []
     rest = pips[np.linalg.norm(pips[:, :2] - np.array(best.center), axis=1) > 0.9 * side]
-    return [best] + _pip_group_dice(rest, gray, marks, side, blocking + [best])
+    return [best] + _pip_group_dice(rest, gray, marks, side, blocking + [best], config=config)
 
 
 def _linked(adjacent: np.ndarray) -> list[list[int]]:
@@ -344,7 +304,8 @@ def _face_ring(gray: np.ndarray, centre, outer: float, holes, squash: np.ndarray
     return gray[cy0:cy1, cx0:cx1][m > 0].astype(np.float32), (cx0, cy0, cx1, cy1), m
 
 
-def _plainness(ring, marks: tuple[np.ndarray, np.ndarray], pips=None) -> tuple[float, float, float, float]:
+def _plainness(ring, marks: tuple[np.ndarray, np.ndarray], pips=None, *,
+               config: ReaderConfig = DEFAULT) -> tuple[float, float, float, float]:
     """How plain a face (:func:`_face_ring`'s ``ring``) is: ``(stray, lo,
     med, hi)``, the share of its pixels of the pips' class and the 10th, 50th
     and 90th percentiles of its lightness. ``marks``: the pips' class (uint8
@@ -369,7 +330,7 @@ def _plainness(ring, marks: tuple[np.ndarray, np.ndarray], pips=None) -> tuple[f
                 continue
             part = labels == i
             weak = np.median(crop[part]) < 0.5 * strength
-            if weak and _slant(_blob_shape(labels, stats[i], i)) < _PIP_LEAST_SLANT:
+            if weak and _slant(_blob_shape(labels, stats[i], i)) < config.pips.least_slant:
                 stray_marks[part] = 0
     stray = cv2.countNonZero(stray_marks) / max(1, face.size)
     lo, med, hi = np.percentile(face, (10, 50, 90))
@@ -390,7 +351,7 @@ def _pip_squash(pips: np.ndarray) -> np.ndarray | None:
 
 
 def _pip_group_die(pips: np.ndarray, gray: np.ndarray, marks: tuple[np.ndarray, np.ndarray], side: float,
-                   blocking: list[Die]) -> Die | None:
+                   blocking: list[Die], *, config: ReaderConfig = DEFAULT) -> Die | None:
     """A die from a group of 2-6 pips (``N×6``: ``x, y, area`` in px and px²,
     and their shapes ``xx, xy, yy``, see :func:`_round_spots`), or None.
 
@@ -434,7 +395,7 @@ def _pip_group_die(pips: np.ndarray, gray: np.ndarray, marks: tuple[np.ndarray, 
         return None
     if ring[0].size < 10:
         return None
-    stray, lo, med, hi = _plainness(ring, marks, pips)
+    stray, lo, med, hi = _plainness(ring, marks, pips, config=config)
     pip_level = float(np.median([gray[round(y), round(x)] for x, y in pts]))
     conf *= max(0.0, 1.0 - max(0.0, stray - 0.02) * 20.0)
     conf *= min(1.0, max(0.0, (abs(med - pip_level) - 0.5 * (hi - lo)) / 30.0))
@@ -450,13 +411,13 @@ def _pip_group_die(pips: np.ndarray, gray: np.ndarray, marks: tuple[np.ndarray, 
         if not _free_places_empty([(p[0], p[1], p[2]) for p in pips], marks[0], size, angle):
             return None
     slant = 1.0 if squash is None else _slant(pips[:, 3:6].mean(axis=0))
-    front = slant < _PIP_FIRST_SLANT and _under_a_face(mid, size, marks[0], blocking)
-    sure = conf >= _PIP_FIRST_SURE and slant >= SIDE_SLANT and not front
-    return _pip_die(n, mid, size, conf if sure else min(_PIP_FIRST_MOST, conf), pts, slant,
-                    doubts=(FRONT_FACE,) if front else ())
+    front = slant < config.pips.front_slant and _under_a_face(mid, size, marks[0], blocking, config=config)
+    sure = conf >= config.pips.sure and slant >= config.faces.side_slant and not front
+    return _pip_die(n, mid, size, conf if sure else min(config.pips.most, conf), pts, slant,
+                    doubts=((FRONT_FACE,) if front else ()) + (() if sure else (Doubt.PIPS_ONLY,)))
 
 
-def _under_a_face(mid, size: float, pip_mask: np.ndarray, dice: list[Die]) -> bool:
+def _under_a_face(mid, size: float, pip_mask: np.ndarray, dice: list[Die], *, config: ReaderConfig = DEFAULT) -> bool:
     """Whether something of a die lies just above a face of ``size`` px at
     ``mid`` (``(x, y)`` px): pips (``pip_mask``, uint8) or a die of ``dice``
     within 0.6 side across and 0.5-1.5 side up. From a low camera a die's
@@ -467,12 +428,12 @@ def _under_a_face(mid, size: float, pip_mask: np.ndarray, dice: list[Die]) -> bo
     h, w = pip_mask.shape
     x0, x1 = max(0, round(x - 0.6 * size)), min(w, round(x + 0.6 * size))
     y0, y1 = max(0, round(y - 1.5 * size)), max(0, round(y - 0.5 * size))
-    pip_area = math.pi * (0.5 * _PIP_SHARE * size) ** 2
+    pip_area = math.pi * (0.5 * config.pips.pip_share * size) ** 2
     return x1 > x0 and y1 > y0 and cv2.countNonZero(pip_mask[y0:y1, x0:x1]) >= 0.3 * pip_area
 
 
 def _lone_pip_die(pip, gray: np.ndarray, marks: tuple[np.ndarray, np.ndarray], side: float,
-                  blocking: list[Die], near=()) -> Die | None:
+                  blocking: list[Die], near=(), *, config: ReaderConfig = DEFAULT) -> Die | None:
     """A one from a dark pip (a row of :func:`_round_spots`: ``x, y, area``, px), or None.
 
     A one's pip is 12-32% of the side wide, and sits alone in a plain face:
@@ -481,12 +442,12 @@ def _lone_pip_die(pip, gray: np.ndarray, marks: tuple[np.ndarray, np.ndarray], s
     lightness. The face must end (:func:`_face_ends`: a round mark on a
     plain tray, a screw head, has no die round it). The die's centre must
     be at least 1.05 side from every die read from its face (``blocking``).
-    It may be sure when it scored :data:`_PIP_FIRST_SURE`, its face (0.6
+    It may be sure when it scored ``config.pips.sure``, its face (0.6
     side round the pip) is inside the picture, and none of the pips
     ``near`` it (``(x, y)`` px, within a two's reach) lies on its face: a
     two's other pip lies 0.76 side off, beyond the plain disc looked at.
     Nor may it be sure, or confirmed by the learned classifier, when its
-    plain disc does not lie whole on the face (:data:`_ONE_OFF_FACE`): a
+    plain disc does not lie whole on the face (``config.pips.one_off_face``): a
     two's corner pip whose other pip is hidden (merged with the shadow of a
     die against it) has the face's edge within a quarter side; such a one
     has the doubt :data:`vision.reader.OFF_CENTRE`.
@@ -500,7 +461,7 @@ def _lone_pip_die(pip, gray: np.ndarray, marks: tuple[np.ndarray, np.ndarray], s
     ring = _face_ring(gray, (x, y), 0.42 * side, [(x, y, 1.6 * r)])
     if ring is None:
         return None
-    stray, lo, med, hi = _plainness(ring, marks)
+    stray, lo, med, hi = _plainness(ring, marks, config=config)
     conf = max(0.0, 1.0 - max(0.0, stray - 0.005) * 50.0)
     conf *= min(1.0, max(0.0, (abs(med - float(gray[round(y), round(x)])) - (hi - lo)) / 30.0))
     conf *= _face_ends(gray, (x, y), side, med)
@@ -509,12 +470,13 @@ def _lone_pip_die(pip, gray: np.ndarray, marks: tuple[np.ndarray, np.ndarray], s
     h, w = gray.shape
     # A one's pip lies in the middle of its face, and its plain disc lies on
     # the face; a two's corner pip has the face's edge within a quarter side.
-    off = float(np.mean(np.abs(ring[0] - med) > _OFF_FACE_LEVEL))
-    centred = off <= _ONE_OFF_FACE
-    sure = (conf >= _PIP_FIRST_SURE and centred and _clear_of_edge(x, y, side, w, h)
+    off = float(np.mean(np.abs(ring[0] - med) > config.pips.off_face_level))
+    centred = off <= config.pips.one_off_face
+    sure = (conf >= config.pips.sure and centred and _clear_of_edge(x, y, side, w, h)
             and not any(_on_one_face(gray, (x, y), q, r, lo, med, hi) for q in near))
-    most = 1.0 if sure else _PIP_FIRST_ONE_MOST
-    return _pip_die(1, (x, y), side, min(most, conf), np.array([[x, y]]), doubts=() if centred else (OFF_CENTRE,))
+    most = 1.0 if sure else config.pips.one_most
+    doubts = (() if centred else (OFF_CENTRE,)) + (() if sure else (Doubt.PIPS_ONLY,))
+    return _pip_die(1, (x, y), side, min(most, conf), np.array([[x, y]]), doubts=doubts)
 
 
 def _on_one_face(gray: np.ndarray, p, q, r: float, lo: float, med: float, hi: float) -> bool:
@@ -569,7 +531,7 @@ def _pip_die(value: int, mid, size: float, conf: float, pts: np.ndarray, slant: 
                slant=round(slant, 3), doubts=doubts)
 
 
-def add_pip_dice(dice: list[Die], found: list[Die]) -> list[Die]:
+def add_pip_dice(dice: list[Die], found: list[Die], *, config: ReaderConfig = DEFAULT) -> list[Die]:
     """``dice`` with the pip-first dice ``found`` added.
 
     A pip-first die is left out where a die as sure or surer was read within
@@ -589,7 +551,8 @@ def add_pip_dice(dice: list[Die], found: list[Die]) -> list[Die]:
         # d's front face, seen from a low camera.
         s = max(d.size, e.size)
         shared = any(math.dist(p, q) < 0.1 * s for p in d.pips for q in e.pips)
-        return (d.confidence < _BLOCKING and e.confidence < _BLOCKING and d.size >= 0.7 * e.size and not shared
+        weak = d.confidence < config.pips.blocking and e.confidence < config.pips.blocking
+        return (weak and d.size >= 0.7 * e.size and not shared
                 and abs(e.center[0] - d.center[0]) < 0.6 * s and 0 < e.center[1] - d.center[1] < 0.9 * s)
 
     found = [e for e in found

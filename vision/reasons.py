@@ -54,8 +54,25 @@ class Doubt(str, enum.Enum):
     OFF_CENTRE = "off centre"
     #: Another reading of its place saw other pips.
     RIVAL_READ = "rival reading"
-    #: A place its value leaves free shows a pip-like mark.
-    MORE_PIPS = "more pips"
+    #: Its pips fit its face's outline only loosely: they may be part of a
+    #: larger face. The learned classifier may lift it (it confirms the value).
+    LOOSE_FIT = "loose fit"
+    #: Its pips are squashed flatter than 2:3: it may be a side face.
+    SIDE_FACE = "side face"
+    #: Found from its pips, its face's outline not seen, and its pips' tests
+    #: not all strong. The learned classifier may lift it.
+    PIPS_ONLY = "pips only"
+    #: Found, or read as another value, by the learned classifier alone.
+    LEARNED = "learned"
+    #: The learned classifier all but ruled its value out. A second look of
+    #: the classifier that confirms the value lifts it.
+    VETOED = "vetoed"
 
     def __str__(self) -> str:
         return self.value
+
+
+#: The doubts the learned classifier lifts when it confirms a die's value (see
+#: :mod:`vision.learned`); every other doubt stays, and a die with a doubt is
+#: never sure, whatever its confidence and the configured sure threshold.
+LIFTED_BY_CONFIRMATION = frozenset({Doubt.LOOSE_FIT, Doubt.PIPS_ONLY, Doubt.VETOED})

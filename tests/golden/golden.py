@@ -86,9 +86,9 @@ def _read_file(path: str) -> dict:
 
 def _mock_tray(seed: int) -> dict | None:
     import cv2
+    from mock_trays import tray
 
     from hardware.render import TrayScene
-    from mock_trays import tray
     from vision.calibrate import CalibrationError, find_tray, measure_dice
     from vision.reader import read_throw
 

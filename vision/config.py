@@ -1,0 +1,239 @@
+"""The reader's tuned numbers: one validated, grouped configuration.
+
+Plain frozen data, like picamera2's configurations: build one, change what
+you tune with :func:`dataclasses.replace`, and hand it to the reader::
+
+    >>> from dataclasses import replace
+    >>> from vision.config import ReaderConfig
+    >>> cfg = ReaderConfig()
+    >>> cfg.sure, cfg.learned.most
+    (0.8, 0.6)
+    >>> replace(cfg, sure=0.75).sure
+    0.75
+    >>> ReaderConfig(sure=1.5)
+    Traceback (most recent call last):
+    ...
+    vision.config.ConfigError: sure must be within [0.0, 1.0], got 1.5
+
+Each field's comment says what it is and what raising it does. How each
+number was found (the photos and mock trays it was measured on) is in
+``docs/tuning-log.md``; the method in ``docs/reader.md``. A die is sure only
+with ``confidence >= sure`` and no doubt (:func:`vision.dice.is_sure`): the
+``*_most`` numbers below are the confidence a doubted die is *shown* with,
+never what keeps it unsure.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, fields
+
+__all__ = ["ConfigError", "ReaderConfig", "FaceConfig", "PipsConfig", "LearnedConfig", "VerdictConfig"]
+
+
+class ConfigError(ValueError):
+    """A reader config with a number out of its range; the message names the field."""
+
+
+def _check(obj, ranges: dict) -> None:
+    for f in fields(obj):
+        if f.name not in ranges:
+            continue
+        lo, hi = ranges[f.name]
+        v = getattr(obj, f.name)
+        for x in v if isinstance(v, tuple) else (v,):
+            if not isinstance(x, (int, float)) or isinstance(x, bool) or not math.isfinite(x) or not lo <= x <= hi:
+                raise ConfigError(f"{f.name} must be within [{lo}, {hi}], got {v!r}")
+
+
+@dataclass(frozen=True)
+class FaceConfig:
+    """Reading a face from its outline and pips (:mod:`vision.face`, :mod:`vision.candidates`)."""
+
+    #: Pips squashed flatter than this (short over long axis) may be a side face: never sure.
+    #: Raising it doubts more slanted faces (fewer sure reads from a low camera).
+    side_slant: float = 0.67
+    #: A face flatter than this may be the front face of a die behind it (doubted if a die lies above it).
+    #: Raising it checks more faces for a die above them.
+    front_slant: float = 0.8
+    #: How far a pip's measured slant may fall short of its face's; raising it lets more slanted faces pass.
+    slant_error: float = 0.1
+    #: A round dark spot covering this share of a face (side²) or more is a top face's pip;
+    #: raising it ignores smaller spots.
+    top_pip_least: float = 0.006
+    #: How much darker or lighter than its surroundings a pip is (0-255); raising it finds fewer, surer pips.
+    pip_contrast: int = 40
+    #: The widest circle inside a square face over its side; raising it makes ``Die.inner`` smaller.
+    inscribed: float = 0.95
+    #: The confidence shown for a face with a loose fit or seen as a side face (it is doubted).
+    #: Raising it ranks such faces higher against rival readings of the same place.
+    not_sure_most: float = 0.79
+
+    def __post_init__(self):
+        _check(self, {"side_slant": (0.0, 1.0), "front_slant": (0.0, 1.0), "slant_error": (0.0, 1.0),
+                      "top_pip_least": (0.0, 0.1), "pip_contrast": (1, 255), "inscribed": (0.5, 1.0),
+                      "not_sure_most": (0.0, 1.0)})
+
+
+@dataclass(frozen=True)
+class PipsConfig:
+    """Dice found from their pips where no face stood out (:mod:`vision.pipfirst`)."""
+
+    #: Every test of a pip-first die's pips scores at least this for it to be sure; raising it doubts more.
+    sure: float = 0.9
+    #: The confidence shown for a pip-first die of 2-6 pips that is not sure (it is doubted).
+    most: float = 0.79
+    #: The confidence shown for a pip-first one that is not sure (it is doubted).
+    one_most: float = 0.6
+    #: A pip-first face flatter than this may be a front face; raising it checks more faces.
+    front_slant: float = 0.8
+    #: No pip is squashed flatter than this (short over long axis; a longer mark is a crack or print);
+    #: raising it refuses more slanted pips.
+    least_slant: float = math.sqrt(0.45)
+    #: Dice read from their faces with this confidence or more hide their pips from pips first;
+    #: raising it has pips first look again at more faces.
+    blocking: float = 0.8
+    #: A pip's diameter as a share of its die's side; raising it expects smaller dice for the pips found.
+    pip_share: float = 0.18
+    #: The smallest die whose pips are looked for, as a share of the picture's longer side;
+    #: raising it ignores smaller dice.
+    smallest_die: float = 0.03
+    #: Share of a one's plain disc that may differ from its face; raising it takes more off-centre ones.
+    one_off_face: float = 0.03
+    #: The difference (0-255) from the face that counts as "differs" for ``one_off_face``.
+    off_face_level: int = 40
+    #: The reach of a two's second pip from its first, in die sides (least, most).
+    two_reach: tuple[float, float] = (0.55, 0.95)
+
+    def __post_init__(self):
+        _check(self, {"sure": (0.0, 1.0), "most": (0.0, 1.0), "one_most": (0.0, 1.0), "front_slant": (0.0, 1.0),
+                      "least_slant": (0.0, 1.0), "blocking": (0.0, 1.0), "pip_share": (0.01, 1.0),
+                      "smallest_die": (0.0, 1.0), "one_off_face": (0.0, 1.0), "off_face_level": (1, 255),
+                      "two_reach": (0.0, 3.0)})
+
+
+@dataclass(frozen=True)
+class LearnedConfig:
+    """The learned second look (:mod:`vision.learned`, :mod:`vision.facenet`)."""
+
+    #: The confidence shown for a die the classifier alone found or reread (it is doubted).
+    most: float = 0.6
+    #: Larger die sides (times the dice read) searched when dice are missing; more entries search more sizes.
+    larger: tuple[float, ...] = (1.3, 1.7)
+    #: Without a count, a one found at a size beyond this (times the dice read) is not taken.
+    #: Raising it takes more round spots as ones.
+    ones_upto: float = 1.3
+    #: The classifier's "no die" probability that drops a weak die; raising it drops fewer.
+    no_die_sure: float = 0.97
+    #: The classifier's sureness of another value that rereads a weak die; raising it rereads fewer.
+    rejudge_sure: float = 0.9
+    #: The same for a faint die (under 0.5, or with a free mark: ``Die.free_mark``); raising it rereads fewer.
+    rejudge_faint: float = 0.5
+    #: Crop sides (times the die's size) the classifier rejudges at without a calibration.
+    rejudge_sides: tuple[float, ...] = (1.0, 1.2, 1.4)
+    #: The classifier's agreement that confirms a weak die as sure; raising it confirms fewer.
+    confirm_sure: float = 0.95
+    #: The same for a die seen at a slant (flatter than the front slant); raising it confirms fewer.
+    confirm_slanted: float = 0.99
+    #: A weak die within these times the dice's side is looked at at its own size too.
+    confirm_own_size: tuple[float, float] = (0.8, 1.25)
+    #: A sure die whose value gets less than this share of the classifier's die probability is vetoed.
+    #: Raising it vetoes more.
+    veto_share: float = 0.1
+    #: The confidence shown for a vetoed die (it is doubted).
+    vetoed_most: float = 0.6
+    #: The first search takes dice whose value gets this share of the die probability; raising it finds fewer.
+    find_value: float = 0.9
+    #: The second search's share, where the first left dice missing; raising it finds fewer.
+    find_value_next: float = 0.7
+
+    def __post_init__(self):
+        unit = (0.0, 1.0)
+        _check(self, {"most": unit, "larger": (1.0, 4.0), "ones_upto": (1.0, 4.0), "no_die_sure": unit,
+                      "rejudge_sure": unit, "rejudge_faint": unit, "rejudge_sides": (0.5, 3.0),
+                      "confirm_sure": unit, "confirm_slanted": unit, "confirm_own_size": (0.1, 10.0),
+                      "veto_share": unit, "vetoed_most": unit, "find_value": unit, "find_value_next": unit})
+
+
+@dataclass(frozen=True)
+class VerdictConfig:
+    """The checks of the verdict (:mod:`vision.verdict`)."""
+
+    #: Within 0.4 side of a die's centre, the 99th percentile colour distance (Lab) from the face's median
+    #: is at least this, or it is no die (a blank hole, a coin). Raising it drops faint dice.
+    pips_show: float = 15.0
+    #: The face is looked at shrunk to at most this many pixels across; raising it looks at finer detail.
+    pips_look: int = 24
+
+    def __post_init__(self):
+        _check(self, {"pips_show": (0.0, 255.0), "pips_look": (8, 256)})
+
+
+@dataclass(frozen=True)
+class ReaderConfig:
+    """All tuned numbers of the reader, grouped by stage.
+
+    Top level: the working scale and the verdict's threshold. Groups:
+    ``faces`` (:class:`FaceConfig`), ``pips`` (:class:`PipsConfig`),
+    ``learned`` (:class:`LearnedConfig`), ``verdict`` (:class:`VerdictConfig`).
+    Raises :class:`ConfigError` for a number out of its range.
+    """
+
+    #: The longer image side (px) the reader works at; raising it reads small dice better, slower.
+    work_size: int = 1024
+    #: The colour distance (Lab) a die stands out from the table by; raising it finds fewer, clearer dice.
+    min_contrast: float = 22.0
+    #: The least die side, as a share of the longer image side; raising it ignores smaller things.
+    min_die: float = 0.012
+    #: The largest die side, as a share of the longer image side; raising it takes larger things as dice.
+    max_die: float = 0.25
+    #: Dice read with less confidence are dropped; raising it drops more weak dice (and may miss dice).
+    min_confidence: float = 0.3
+    #: A die is sure with at least this confidence and no doubt; raising it asks the players more often.
+    sure: float = 0.8
+    #: With a calibrated die size, the image is scaled so a die is this many px; raising it is slower.
+    work_die: float = 56.0
+    faces: FaceConfig = field(default_factory=FaceConfig)
+    pips: PipsConfig = field(default_factory=PipsConfig)
+    learned: LearnedConfig = field(default_factory=LearnedConfig)
+    verdict: VerdictConfig = field(default_factory=VerdictConfig)
+
+    def __post_init__(self):
+        _check(self, {"work_size": (64, 8192), "min_contrast": (0.0, 255.0), "min_die": (0.0, 1.0),
+                      "max_die": (0.0, 1.0), "min_confidence": (0.0, 1.0), "sure": (0.0, 1.0),
+                      "work_die": (8.0, 512.0)})
+        if self.min_die >= self.max_die:
+            raise ConfigError(f"min_die ({self.min_die}) must be less than max_die ({self.max_die})")
+        for name, cls in (("faces", FaceConfig), ("pips", PipsConfig), ("learned", LearnedConfig),
+                          ("verdict", VerdictConfig)):
+            if not isinstance(getattr(self, name), cls):
+                raise ConfigError(f"{name} must be a {cls.__name__}, got {type(getattr(self, name)).__name__}")
+
+    @property
+    def sure_confidence(self) -> float:
+        """The old name of :attr:`sure`."""
+        return self.sure
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "ReaderConfig":
+        """A config from plain data (a TOML table): top-level numbers and the groups'
+        tables. Raises :class:`ConfigError` for an unknown key or a bad number."""
+        groups = {"faces": FaceConfig, "pips": PipsConfig, "learned": LearnedConfig, "verdict": VerdictConfig}
+        kw = {}
+        for k, v in data.items():
+            if k in groups:
+                if not isinstance(v, dict):
+                    raise ConfigError(f"{k} must be a table")
+                try:
+                    kw[k] = groups[k](**{n: tuple(x) if isinstance(x, list) else x for n, x in v.items()})
+                except TypeError as e:
+                    raise ConfigError(f"{k}: {e}") from None
+            elif k in {f.name for f in fields(cls)}:
+                kw[k] = v
+            else:
+                raise ConfigError(f"unknown reader setting {k!r}")
+        return cls(**kw)
+
+
+#: The default configuration.
+DEFAULT = ReaderConfig()
