@@ -11,65 +11,37 @@ STOP held 3 s asks for undo), the same on the screen, and keys on a desktop
 (S stop, C/Enter continue, Space throw, U/Backspace undo, W wrong). While the
 undo question is open, CONTINUE confirms and STOP cancels.
 
+The app is a small Kivy ``App``: what to show and what a press does live in
+:class:`ui.controller.TableController` (plain Python, tested without Kivy),
+the devices in :mod:`ui.devices`, the screens in :mod:`ui.screens`.
+
 Start it with ``companion`` (or ``companion kiosk``). Tests drive it with
 :func:`run_app`'s ``driver`` hook on SDL's offscreen video driver.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import os
-import random
-import shutil
 import threading
 import time
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
 
-import numpy as np  # noqa: E402
+from .devices import (  # noqa: E402
+    FrameWorker,
+    TableDevices,
+    calibration_beside,
+    load_tray_area,
+    open_recorder,
+    open_table_camera,
+    with_settings,
+)
 
 __all__ = ["run_app", "FrameWorker"]
 
 log = logging.getLogger(__name__)
-
-
-class FrameWorker:
-    """Reads frames from a camera on a background thread and keeps the latest.
-
-    ``on_frame(frame)`` is called on the worker thread for every frame, at
-    most ``fps`` times a second; the caller hands frames to the UI thread.
-    """
-
-    def __init__(self, camera, on_frame, *, fps: float = 15.0):
-        self.camera = camera
-        self.on_frame = on_frame
-        self.period = 1.0 / fps
-        self.latest: np.ndarray | None = None
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="frames", daemon=True)
-
-    def start(self) -> None:
-        self._thread.start()
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            t0 = time.monotonic()
-            try:
-                frame = self.camera.read()
-            except Exception:
-                log.exception("camera read failed")
-                frame = None
-            if frame is not None:
-                self.latest = frame
-                self.on_frame(frame)
-            self._stop.wait(max(0.0, self.period - (time.monotonic() - t0)))
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread.is_alive():
-            self._thread.join(timeout=2)
 
 
 def run_app(cfg: dict, *, driver=None, size: tuple[int, int] | None = None) -> int:
@@ -97,40 +69,6 @@ def run_app(cfg: dict, *, driver=None, size: tuple[int, int] | None = None) -> i
     return 0
 
 
-def _with_settings(cfg: dict) -> dict:
-    """``cfg`` with the settings saved on the screen laid over it; a broken
-    settings file is set aside (renamed ``.bad``) and the config used alone."""
-    from companion.settings import (
-        SETTINGS_FILE,
-        SettingsError,
-        apply_settings,
-        load_settings,
-    )
-
-    data_dir = cfg["app"]["data_dir"]
-    try:
-        return apply_settings(cfg, load_settings(data_dir))
-    except SettingsError as e:
-        log.error("%s; using the config file alone", e)
-        bad = os.path.join(data_dir, SETTINGS_FILE)
-        try:
-            os.replace(bad, bad + ".bad")
-        except OSError:
-            pass
-        return dict(cfg)
-
-
-def _calibration_beside(recorder, data_dir: str) -> None:
-    """Copy the tray calibration, if any, into ``recorder``'s folder (None: not
-    recording), so eval-vision reads the recorded frames in the same area.
-    Raises ``OSError`` when it cannot be copied."""
-    from vision.calibrate import CALIBRATION_FILE
-
-    calib = os.path.join(data_dir, CALIBRATION_FILE)
-    if recorder is not None and os.path.exists(calib):
-        shutil.copyfile(calib, os.path.join(recorder.folder, CALIBRATION_FILE))
-
-
 def _make_app(cfg, driver):
     from kivy.app import App
     from kivy.clock import Clock
@@ -138,47 +76,40 @@ def _make_app(cfg, driver):
     from kivy.uix.screenmanager import NoTransition, ScreenManager
 
     from companion import i18n
-    from companion.durchmarsch import DurchmarschError, Throw
-    from companion.prompts import ask_text, result_text, undo_text
-    from companion.session import SCORED, Change, GameSession
+    from companion.session import GameSession
     from companion.storage import Store
+    from companion.watch import ThrowWatcher
     from hardware.buttons import key_to_action
-    from hardware.camera import CameraError, MockCamera, open_camera
     from vision.reader import annotate
 
     from . import screens as S
+    from .controller import TableController
 
     class CompanionApp(App):
+        """The Kivy app: screens, dialogs, threads. It is the controller's view."""
+
         title = "Dice companion"
 
         def build(self):
-            self.cfg = _with_settings(cfg)
+            self.cfg = with_settings(cfg)
             self.language = self.cfg["app"]["language"]
             i18n.set_language(self.language)
             data_dir = self.cfg["app"]["data_dir"]
-            self.session = GameSession(Store(data_dir), area=self._load_area(data_dir),
-                                       recorder=self._open_recorder(data_dir))
-            self.session.subscribe(lambda ch: Clock.schedule_once(lambda dt: self.on_change(ch)))
-            self.camera = self._open_camera()
-            self.reading = False
-            self.waiting_for_rest = False
-            self.last_dice = []
-            self.last_frame = None  # the frame of the last scored throw (for "wrong?")
-            self.pending = None  # (ReadResult, frame) of a read the players were asked about
-            self.highlight = ()
-            self.message = ""
+            self.session = GameSession(Store(data_dir), area=load_tray_area(data_dir),
+                                       recorder=open_recorder(data_dir))
+            self.camera, self.demo = open_table_camera(self.cfg["camera"], data_dir)
+            self.watcher = ThrowWatcher(self.session)
+            self.table = TableController(self.session, self, camera=self.camera, demo=self.demo,
+                                         watcher=self.watcher, subscribe=False)
+            self.session.subscribe(lambda ch: Clock.schedule_once(lambda dt: self.table.on_change(ch)))
             self.dialog = None
-            self.buttons = self.lights = self.beeper = None
+            self.devices = None
             self._latest = None
-            self._rng = random.Random()
             self.sm = ScreenManager(transition=NoTransition())
             self._build_screens()
             Window.bind(on_key_down=self._on_key)
             if Window.softinput_mode == "":
                 Window.softinput_mode = "below_target"  # the docked keyboard never covers the field
-            from companion.watch import ThrowWatcher
-
-            self.watcher = ThrowWatcher(self.session)
             self._watch_stop = threading.Event()
             self.worker = FrameWorker(self.camera, self._frame_from_worker)
             self.worker.start()
@@ -187,6 +118,15 @@ def _make_app(cfg, driver):
             if driver is not None:
                 Clock.schedule_once(lambda dt: driver(self), 0.3)
             return self.sm
+
+        # The controller's state, read by the screens and the tests.
+        message = property(lambda self: self.table.message)
+        reading = property(lambda self: self.table.reading)
+        pending = property(lambda self: self.table.pending)
+        last_dice = property(lambda self: self.table.last_dice)
+        last_frame = property(lambda self: self.table.last_frame)
+        highlight = property(lambda self: self.table.highlight)
+        waiting_for_rest = property(lambda self: self.table.waiting_for_rest)
 
         def _build_screens(self, names=()):
             current = self.sm.current if self.sm.screen_names else "start"
@@ -214,76 +154,68 @@ def _make_app(cfg, driver):
             names = self.start_screen.names() if self.sm.has_screen("start") else ()
             self._build_screens(names)
 
-        # -- setup ----------------------------------------------------------
-        def _open_camera(self):
-            from vision.calibrate import CONTROLS_FILE
-
-            cam_cfg = dict(self.cfg["camera"])
-            try:  # exposure and white balance fixed at calibration (Pi camera)
-                with open(os.path.join(self.cfg["app"]["data_dir"], CONTROLS_FILE)) as f:
-                    cam_cfg["controls"] = json.load(f)
-            except (OSError, ValueError):
-                pass
-            try:
-                camera = open_camera(cam_cfg)
-            except CameraError as e:
-                log.warning("camera unavailable (%s); running the demo on the mock camera", e)
-                camera = MockCamera()
-            self.demo = isinstance(camera, MockCamera)
-            return camera
-
-        @staticmethod
-        def _load_area(data_dir):
-            from vision.calibrate import CALIBRATION_FILE, CalibrationError, load_area
-
-            try:
-                return load_area(os.path.join(data_dir, CALIBRATION_FILE))
-            except CalibrationError as e:  # keep playing on the whole picture; say so in the log
-                log.warning("%s: reading the whole picture until the tray is calibrated again", e)
-                return None
-
-        @staticmethod
-        def _open_recorder(data_dir):
-            from companion.recording import RecordingError, ThrowRecorder
-
-            try:
-                rec = ThrowRecorder(os.path.join(data_dir, "recorded"))
-                _calibration_beside(rec, data_dir)
-                return rec
-            except (RecordingError, OSError) as e:
-                log.warning("not recording throws: %s", e)
-                return None
-
         def _open_hardware(self):
-            """The GPIO buttons, their lights and the buzzer (each optional: a
-            desktop without GPIO keeps the screen and the keys)."""
-            for dev in (self.buttons, self.lights, self.beeper):
-                if dev is not None:
-                    dev.close()
-            self.buttons = self.lights = self.beeper = None
-            g = self.cfg["gpio"]
-            if not g.get("enabled", True):
-                return
-            factory = cfg.get("_pin_factory")
-            try:
-                from hardware.buttons import DecisionButtons
+            if self.devices is not None:
+                self.devices.close()
+            self.devices = TableDevices(self.cfg["gpio"], sound=self.cfg["app"]["sound"],
+                                        on_action=lambda a: Clock.schedule_once(lambda dt: self.action(a)),
+                                        pin_factory=cfg.get("_pin_factory"))
+            self.update_lights()
 
-                self.buttons = DecisionButtons(
-                    lambda a: Clock.schedule_once(lambda dt: self.action(a)),
-                    stop_pin=g["stop_pin"], continue_pin=g["continue_pin"],
-                    debounce=g["debounce"], hold_undo=g["hold_undo"], pin_factory=factory)
-            except Exception as e:  # no GPIO on a desktop: the keyboard and screen remain
-                log.info("GPIO buttons unavailable (%s); use the screen or keys S/C", e)
-                return
-            try:
-                from hardware.lights import Beeper, DecisionLights
+        # The devices, as the tests reach them.
+        buttons = property(lambda self: self.devices.buttons if self.devices else None)
+        lights = property(lambda self: self.devices.lights if self.devices else None)
+        beeper = property(lambda self: self.devices.beeper if self.devices else None)
 
-                self.lights = DecisionLights(stop_pin=g["stop_led"], continue_pin=g["continue_led"],
-                                             pin_factory=factory)
-                self.beeper = Beeper(g["buzzer"], enabled=self.cfg["app"]["sound"], pin_factory=factory)
-            except Exception as e:
-                log.warning("button lights or buzzer unavailable: %s", e)
-            self._update_lights()
+        # -- the controller's view ----------------------------------------------
+        def show(self, name):
+            self.sm.current = name
+            self.update_lights()
+
+        def current(self):
+            return self.sm.current
+
+        def refresh(self):
+            game = self.session.game
+            if game is not None:
+                self.game_screen.refresh(game, self.table.message)
+            self.update_lights()
+
+        def setup_game(self, game):
+            self.game_screen.setup(game)
+
+        def show_end(self, game):
+            self.end_screen.show(game)
+
+        def open_correction(self, values, frame, *, mode, due, dice, why):
+            self.correction_screen.open(values, frame, mode=mode, due=due, dice=dice, why=why)
+            self.sm.current = "correction"
+
+        def correction_error(self, text):
+            self.correction_screen.preview.text = text
+
+        def open_undo(self, question):
+            self._open_dialog(S.UndoDialog(self, question))
+
+        def close_undo(self):
+            if isinstance(self.dialog, S.UndoDialog):
+                self.dialog.dismiss()
+
+        def undo_open(self):
+            return isinstance(self.dialog, S.UndoDialog)
+
+        def beep(self, event):
+            if self.devices is not None:
+                self.devices.beep(event)
+
+        def update_lights(self):
+            if self.devices is not None:
+                self.devices.show(*self.table.lights())
+
+        _update_lights = update_lights
+
+        def start_read(self):
+            threading.Thread(target=self._read_job, daemon=True, name="reader").start()
 
         # -- frames and reads (worker threads) -------------------------------
         def _watch_loop(self):
@@ -303,15 +235,7 @@ def _make_app(cfg, driver):
 
         def _act_on_main(self, act):
             """Run the watcher's decision on the main thread, then show what it saw."""
-            Clock.schedule_once(lambda dt: self._seen(act()))
-
-        def _seen(self, seen):
-            if seen.read is None:
-                return
-            self.waiting_for_rest = False
-            self.last_dice = list(seen.read.dice)
-            if seen.outcome == "scored":
-                self.last_frame = self.watcher.last_frame
+            Clock.schedule_once(lambda dt: self.table.seen(act()))
 
         def _frame_from_worker(self, frame):
             self._latest = frame
@@ -320,56 +244,20 @@ def _make_app(cfg, driver):
         def _show_frame(self, frame):
             if self.sm.current != "game":
                 return
-            if self.last_dice:
-                frame = annotate(frame, self.last_dice, highlight=self.highlight, confidence=False)
+            if self.table.last_dice:
+                frame = annotate(frame, self.table.last_dice, highlight=self.table.highlight, confidence=False)
             self.game_screen.camera_view.show_frame(frame)
-
-        def request_throw(self):
-            """Throw (demo: random dice on the mock camera) or read the latest
-            frame now (a real camera), off the main thread."""
-            game = self.session.game
-            if game is None or self.reading or game.is_over or game.decision_due:
-                return
-            if self.demo:
-                # Demo: new dice on the mock camera; the watcher reads them once at rest.
-                self.camera.throw([self._rng.randint(1, 6) for _i in range(game.dice_to_throw)])
-                self.waiting_for_rest = True
-                self.message = i18n._("Dice thrown: reading them when they are at rest…")
-                self.refresh()
-                return
-            self.reading = True
-            self.message = i18n._("Reading the dice…")
-            self.refresh()
-            threading.Thread(target=self._read_job, daemon=True, name="reader").start()
 
         def _read_job(self):
             try:
                 frame = self.worker.latest if self.worker.latest is not None else self.camera.read()
                 r = self.session.read(frame)
-                Clock.schedule_once(lambda dt: self._read_done(frame, r, None))
+                Clock.schedule_once(lambda dt: self.table.read_done(frame, r))
             except Exception as e:  # an unreadable frame must not stop the app
                 log.exception("read failed")
-                Clock.schedule_once(lambda dt, err=e: self._read_done(None, None, err))
+                Clock.schedule_once(lambda dt, err=e: self.table.read_done(None, None, err))
 
-        def _read_done(self, frame, r, err):
-            self.reading = False
-            if err is not None:
-                self.message = i18n._("Could not read the dice: {error}").format(error=err)
-                self.refresh()
-                return
-            self.last_dice = list(r.dice)
-            self.highlight = ()
-            try:
-                taken = self.session.take(r, frame)  # the session alone decides: score or ask
-            except DurchmarschError as e:
-                self.message = str(e)
-                self.refresh()
-                return
-            if taken == SCORED:
-                self.last_frame = frame
-                self.watcher.scored(r.dice)
-
-        # -- keys and buttons ----------------------------------------------
+        # -- keys and presses (the screens call these) -------------------------
         def _on_key(self, window, key, scancode, codepoint, modifiers):
             from kivy.core.window import Keyboard
 
@@ -387,136 +275,55 @@ def _make_app(cfg, driver):
             return True
 
         def action(self, action: str):
-            """Do a table action: ``stop``, ``continue``, ``throw``, ``undo``
-            (asks first) or ``wrong`` (opens the correction of the last throw)."""
-            game = self.session.game
-            if game is None:
-                return
-            if isinstance(self.dialog, S.UndoDialog):  # CONTINUE confirms, STOP cancels
-                if action == "continue":
-                    self.confirm_undo()
-                elif action == "stop":
-                    self.dialog.dismiss()
-                return
-            if self.sm.current not in ("game", "end"):
-                return
-            try:
-                if action in ("stop", "continue") and self.sm.current == "game":
-                    self.session.decide(action)
-                elif action == "throw":
-                    self.request_throw()
-                elif action == "undo":
-                    self.ask_undo()
-                elif action == "wrong" and self.can_correct():
-                    self.open_correction("wrong")
-            except DurchmarschError as e:
-                self.message = str(e)
-                self.refresh()
+            """A table action (see :meth:`TableController.action`)."""
+            self.table.action(action)
 
-        def _update_lights(self):
-            if self.lights is None:
-                return
-            game = self.session.game
-            if isinstance(self.dialog, S.UndoDialog):
-                self.lights.show(stop=True, cont=True)
-            else:
-                due = game is not None and game.decision_due and self.sm.current == "game"
-                self.lights.show(stop=due, cont=due)
+        def request_throw(self):
+            self.table.request_throw()
 
-        def _beep(self, event):
-            if self.beeper is not None:
-                self.beeper.play(event)
-
-        # -- undo ---------------------------------------------------------------
         def ask_undo(self):
-            """Ask before undoing the last event (screen, key U, STOP held 3 s)."""
-            game = self.session.game
-            question = undo_text(game) if game is not None else None
-            if question is None or self.dialog is not None:
-                return
-            self._open_dialog(S.UndoDialog(self, question))
+            self.table.ask_undo()
 
         def confirm_undo(self):
-            if self.dialog is not None:
-                self.dialog.dismiss()
-            try:
-                self.session.undo()
-            except DurchmarschError as e:
-                self.message = str(e)
-                self.refresh()
+            self.table.confirm_undo()
 
-        def _open_dialog(self, dialog):
-            self.dialog = dialog
-            dialog.bind(on_dismiss=lambda *_: self._dialog_closed(dialog))
-            dialog.open()
-            self._update_lights()
-
-        def _dialog_closed(self, dialog):
-            if self.dialog is dialog:
-                self.dialog = None
-            self._update_lights()
-
-        # -- correction -------------------------------------------------------
         def can_correct(self) -> bool:
-            """True when the last event is a throw (its dice can be corrected)."""
-            game = self.session.game
-            return game is not None and bool(game.events) and isinstance(game.events[-1], Throw)
-
-        def open_correction(self, mode: str):
-            """Show the correction screen: ``"ask"`` for the pending unsure read,
-            ``"wrong"`` for the last scored throw."""
-            game = self.session.game
-            if mode == "ask":
-                r, frame = self.pending
-                dice = sorted(r.dice, key=lambda d: (d.center[0], d.center[1]))
-                values, due = [d.value for d in dice], r.expected
-            else:
-                result = game.last_result
-                dice = sorted(self.last_dice, key=lambda d: (d.center[0], d.center[1]))
-                values, due, frame = list(result.values), len(result.values), self.last_frame
-                if sorted(d.value for d in dice) == sorted(values):
-                    values = [d.value for d in dice]  # picture order, so the numbers match
-                else:
-                    dice = []
-            why = self.message if mode == "ask" else None
-            self.correction_screen.open(values, frame, mode=mode, due=due, dice=dice, why=why)
-            self.sm.current = "correction"
-            self._update_lights()
+            return self.table.can_correct()
 
         def close_correction(self):
             self.sm.current = "game"
             self.refresh()
 
         def read_again(self):
-            """The players nudged the dice: read the picture again."""
-            self.pending = None
-            self.close_correction()
-            self.reading = True
-            self.message = i18n._("Reading the dice…")
-            self.refresh()
-            threading.Thread(target=self._read_job, daemon=True, name="reader").start()
+            self.table.read_again()
 
         def confirm_correction(self, values):
-            """Score the corrected ``values`` (they are what the rules use and
-            what is stored and recorded with the frame)."""
-            mode = self.correction_screen.mode
-            try:
-                if mode == "ask":
-                    r, frame = self.pending
-                    self.pending = None
-                    self.session.throw(values, frame=frame)
-                    self.last_frame = frame
-                    self.watcher.scored(r.dice)
-                else:
-                    self.session.correct(values, frame=self.last_frame)
-            except DurchmarschError as e:
-                self.correction_screen.preview.text = str(e)
-                return
-            self.last_dice = []  # the picture's reads no longer match the values scored
-            if self.sm.current == "correction":
-                self.sm.current = "game"
-            self.refresh()
+            self.table.confirm_correction(values, self.correction_screen.mode)
 
+        def rematch(self):
+            self.table.rematch()
+
+        def resume(self):
+            self.table.resume()
+
+        def show_start(self):
+            self.start_screen.refresh()
+            self.sm.current = "start"
+            self.update_lights()
+
+        def open_menu(self):
+            self._open_dialog(S.MenuDialog(self))
+
+        def _open_dialog(self, dialog):
+            self.dialog = dialog
+            dialog.bind(on_dismiss=lambda *_: self._dialog_closed(dialog))
+            dialog.open()
+            self.update_lights()
+
+        def _dialog_closed(self, dialog):
+            if self.dialog is dialog:
+                self.dialog = None
+            self.update_lights()
         # -- settings -------------------------------------------------------------
         def open_settings(self):
             """Ask for the PIN, then show the settings."""
@@ -580,7 +387,8 @@ def _make_app(cfg, driver):
             if new["camera"] != old["camera"]:
                 self.worker.stop()
                 self.camera.close()
-                self.camera = self._open_camera()
+                self.camera, self.demo = open_table_camera(new["camera"], data_dir)
+                self.table.camera, self.table.demo = self.camera, self.demo
                 self.worker = FrameWorker(self.camera, self._frame_from_worker)
                 self.worker.start()
             if new["gpio"] != old["gpio"] or new["app"]["sound"] != old["app"]["sound"]:
@@ -637,7 +445,7 @@ def _make_app(cfg, driver):
                 controls = {}
             try:
                 store_calibration(data_dir, area, controls)
-                _calibration_beside(self.session.recorder, data_dir)
+                calibration_beside(self.session.recorder, data_dir)
             except OSError as e:
                 return i18n._("Could not save: {error}").format(error=e)
             self.session.area = area
@@ -652,70 +460,12 @@ def _make_app(cfg, driver):
                 self.sm.get_screen("settings").error.text = said
             return said
 
-        def open_menu(self):
-            self._open_dialog(S.MenuDialog(self))
-
-        # -- screens ----------------------------------------------------------------
-        def on_change(self, change: Change):
-            game = self.session.game
-            if change.kind == "start":
-                self.last_dice = []
-                self.last_frame = None
-                self.pending = None
-                self.message = ""
-                self.game_screen.setup(game)
-                self.sm.current = "game"
-            elif change.kind == "throw":
-                self.highlight = change.result.formed_by
-                self.message = result_text(change.result, game.players)
-                self._beep("success" if change.result.success else "misthrow")
-                if self.sm.current == "correction" and self.correction_screen.mode == "ask":
-                    self.sm.current = "game"  # nudged dice were read sure after all
-            elif change.kind == "read":
-                self.pending = (change.read, change.frame)
-                self.message = ask_text(change.read.values, change.read.expected, change.read.reasons)
-                self._beep("ask")
-                self.open_correction("ask")
-            elif change.kind == "decision":
-                self.message = ""
-            elif change.kind == "undo":
-                self.message = i18n._("Undone.")
-                self.last_dice = []
-                self.pending = None
-                if self.sm.current in ("end", "correction"):
-                    self.sm.current = "game"
-            elif change.kind == "over":
-                self.end_screen.show(game)
-                self.sm.current = "end"
-                self._beep("win")
-            self.refresh()
-
-        def refresh(self):
-            game = self.session.game
-            if game is not None:
-                self.game_screen.refresh(game, self.message)
-            self._update_lights()
-
-        def resume(self):
-            self.session.resume()
-
-        def rematch(self):
-            """Revanche: the same players in the same seats, a new game."""
-            game = self.session.game
-            if game is not None:
-                self.session.start(list(game.players))
-
-        def show_start(self):
-            self.start_screen.refresh()
-            self.sm.current = "start"
-            self._update_lights()
 
         def on_stop(self):
             self._watch_stop.set()
             self.worker.stop()
-            for dev in (self.buttons, self.lights, self.beeper):
-                if dev is not None:
-                    dev.close()
+            if self.devices is not None:
+                self.devices.close()
             self.camera.close()
             self.session.store.close()
 
