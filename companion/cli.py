@@ -205,22 +205,20 @@ def _replay(args) -> int:
 
 
 def _open_store(config_path: str | None):
-    """The store of the config's data_dir; raises ConfigError or StorageError."""
-    from .config import load_config
-    from .storage import Store
+    """The store of the config's data_dir, or None after printing why it cannot be opened."""
+    from .config import ConfigError, load_config
+    from .storage import StorageError, Store
 
-    cfg = load_config(config_path)
-    return Store(cfg["app"]["data_dir"])
+    try:
+        return Store(load_config(config_path)["app"]["data_dir"])
+    except (ConfigError, StorageError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return None
 
 
 def _games(args) -> int:
-    from .config import ConfigError
-    from .storage import StorageError
-
-    try:
-        store = _open_store(args.config)
-    except (ConfigError, StorageError) as e:
-        print(f"error: {e}", file=sys.stderr)
+    store = _open_store(args.config)
+    if store is None:
         return 2
     try:
         for g in store.games():
@@ -242,14 +240,11 @@ def _games(args) -> int:
 
 
 def _export(args) -> int:
-    from .config import ConfigError
     from .replay import export_game
     from .storage import StorageError
 
-    try:
-        store = _open_store(args.config)
-    except (ConfigError, StorageError) as e:
-        print(f"error: {e}", file=sys.stderr)
+    store = _open_store(args.config)
+    if store is None:
         return 2
     try:
         lines = export_game(store, args.id)

@@ -99,3 +99,15 @@ def test_ruff_is_clean():
     ruff = shutil.which("ruff") or os.path.join(os.path.dirname(sys.executable), "ruff")
     out = subprocess.run([ruff, "check", "."], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stdout[-3000:]
+
+
+def test_the_readme_is_a_short_manual_whose_links_stay_in_the_repository():
+    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    assert len(text.splitlines()) <= 250
+    import re
+
+    for target in re.findall(r"\]\(([^)]+)\)", text):
+        if "://" in target:
+            continue
+        path = os.path.normpath(os.path.join(ROOT, target.split("#")[0]))
+        assert path.startswith(ROOT + os.sep) and os.path.exists(path), target
