@@ -8,6 +8,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED_PHOTOS = os.path.join(ROOT, "..", "shared", "photos")
 FIXTURES = os.path.join(ROOT, "tests", "fixtures")
 
+# Scripts the tests run in a child process (they read their command line and
+# start Kivy on import): not modules to collect doctests from.
+collect_ignore = ["keyboard_check.py", "ui_driver.py", "ui_interact.py", "golden/golden.py"]
+
 
 @pytest.fixture
 def shared_photos():
