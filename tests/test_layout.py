@@ -16,16 +16,18 @@ MOST_LINES = 650
 def _modules():
     out = {}
     for pkg in PACKAGES:
-        for name in sorted(os.listdir(os.path.join(ROOT, pkg))):
-            if name.endswith(".py"):
-                mod = pkg if name == "__init__.py" else f"{pkg}.{name[:-3]}"
-                out[mod] = os.path.join(ROOT, pkg, name)
+        for folder, _, files in os.walk(os.path.join(ROOT, pkg)):
+            base = os.path.relpath(folder, ROOT).replace(os.sep, ".")
+            for name in sorted(files):
+                if name.endswith(".py"):
+                    mod = base if name == "__init__.py" else f"{base}.{name[:-3]}"
+                    out[mod] = os.path.join(folder, name)
     return out
 
 
 def _imports(mod: str, path: str) -> set[str]:
     """The project modules ``mod`` imports, at the top or inside functions."""
-    pkg = mod.split(".")[0]
+    pkg = mod if path.endswith("__init__.py") else mod.rpartition(".")[0]
     found = set()
     for node in ast.walk(ast.parse(open(path, encoding="utf-8").read())):
         if isinstance(node, ast.Import):
@@ -33,7 +35,8 @@ def _imports(mod: str, path: str) -> set[str]:
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                base = pkg + ("." + base if base else "")
+                parent = pkg.rsplit(".", node.level - 1)[0] if node.level > 1 else pkg
+                base = parent + ("." + base if base else "")
             found.add(base)
             found |= {f"{base}.{a.name}" for a in node.names}
     return {m for m in found if m.split(".")[0] in PACKAGES}

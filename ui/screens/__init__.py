@@ -1,0 +1,23 @@
+"""The app's screens and dialogs (Kivy): start, game, correction, end, settings,
+the undo question, the settings PIN pad and the game menu.
+
+Each screen gets the app and reads the game through ``app.session``; every
+word on it goes through :func:`companion.i18n._`, so rebuilding the screens
+after a language change translates them. Touch targets are at least 48 px
+high at 800×480 (the official 7" display); layouts stretch to 1024×600 and
+1280×720.
+
+One screen per module; :mod:`ui.screens.common` holds what they share.
+"""
+
+from .calibration import CalibrationScreen
+from .common import BG, TOUCH
+from .correction import CorrectionScreen
+from .dialogs import MenuDialog, PinDialog, UndoDialog
+from .end import EndScreen
+from .game import GameScreen
+from .settings import SettingsScreen
+from .start import StartScreen
+
+__all__ = ["StartScreen", "GameScreen", "CorrectionScreen", "EndScreen", "SettingsScreen", "CalibrationScreen",
+           "UndoDialog", "PinDialog", "MenuDialog", "TOUCH", "BG"]

@@ -1,0 +1,82 @@
+"""Shared sizes, colours and small builders of the screens."""
+
+from __future__ import annotations
+
+from kivy.graphics import Color, Rectangle
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+
+__all__ = [
+    "GREEN",
+    "BLUE",
+    "RED",
+    "GREY",
+    "TOUCH",
+    "BG",
+    "RESOLUTIONS",
+    "BCM_PINS",
+    "big_button",
+    "small_button",
+    "backdrop",
+    "wrapped",
+    "button_bar",
+    "pressed",
+]
+
+
+#: Minimum height of anything a finger presses, px at 800×480.
+TOUCH = dp(48)
+
+
+BG = (0.13, 0.16, 0.2, 1)
+#: Button colours (RGBA).
+GREEN, BLUE, RED, GREY = (0.2, 0.6, 0.3, 1), (0.3, 0.45, 0.7, 1), (0.75, 0.2, 0.15, 1), (0.35, 0.38, 0.42, 1)
+
+
+RESOLUTIONS = ("640x480", "1280x720", "1640x1232", "1920x1080", "2304x1296")
+
+
+BCM_PINS = tuple(str(p) for p in range(0, 28))
+
+
+def big_button(text, colour, **kw):
+    """A large flat button (bold, 22sp)."""
+    kw.setdefault("font_size", "22sp")
+    return Button(text=text, bold=True, background_normal="", background_color=colour, **kw)
+
+
+def small_button(text, **kw):
+    """A plain button at least :data:`TOUCH` px high."""
+    kw.setdefault("font_size", "16sp")
+    kw.setdefault("size_hint_y", None)
+    kw.setdefault("height", TOUCH)
+    return Button(text=text, halign="center", **kw)
+
+
+def backdrop(widget, rgba=BG):
+    """Paint ``widget``'s background."""
+    with widget.canvas.before:
+        Color(*rgba)
+        rect = Rectangle(pos=widget.pos, size=widget.size)
+    widget.bind(pos=lambda w, p: setattr(rect, "pos", p), size=lambda w, s: setattr(rect, "size", s))
+
+
+def wrapped(label):
+    """Let ``label`` wrap its text inside its own size."""
+    label.bind(size=lambda w, s: setattr(w, "text_size", s))
+    return label
+
+
+def button_bar(buttons, height=None, spacing=8):
+    """A row of buttons of one height."""
+    bar = BoxLayout(size_hint_y=None, height=TOUCH + dp(12) if height is None else height, spacing=spacing)
+    for b in buttons:
+        bar.add_widget(b)
+    return bar
+
+
+def pressed(button, callback):
+    """Call ``callback()`` when ``button`` is released; returns the button."""
+    button.bind(on_release=lambda *_: callback())
+    return button

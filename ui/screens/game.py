@@ -1,0 +1,97 @@
+"""The game screen: every sheet, the live picture, the risk meter, the prompt, STOP/CONTINUE."""
+
+from __future__ import annotations
+
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+
+from companion.i18n import _
+from companion.odds import chance
+from companion.prompts import prompt
+
+from ..widgets import (
+    CameraView,
+    RiskMeter,
+    SheetView,
+)
+from .common import BLUE, GREEN, RED, TOUCH, backdrop, big_button, button_bar, pressed, small_button, wrapped
+
+__all__ = ["GameScreen"]
+
+
+class GameScreen(Screen):
+    """Every sheet at once (the roller's emphasised), the live picture with the
+    dice read, the risk meter, what to do now, and the buttons."""
+
+    def __init__(self, app, **kw):
+        super().__init__(name="game", **kw)
+        self.app = app
+        root = BoxLayout(orientation="horizontal", padding=6, spacing=6)
+        backdrop(root)
+        left = BoxLayout(orientation="vertical", spacing=6, size_hint_x=0.42)
+        self.camera_view = CameraView()
+        left.add_widget(self.camera_view)
+        self.meter = RiskMeter(size_hint_y=None, height=dp(40))
+        left.add_widget(self.meter)
+        self.prompt = wrapped(Label(text="", font_size="16sp", bold=True, halign="center", valign="middle",
+                                    size_hint_y=None, height=dp(84)))
+        left.add_widget(self.prompt)
+        self.throw_btn = pressed(big_button(_("THROW") if app.demo else _("READ"), BLUE), app.request_throw)
+        self.stop_btn = pressed(big_button(_("STOP"), RED), lambda: app.action("stop"))
+        self.continue_btn = pressed(big_button(_("CONTINUE"), GREEN), lambda: app.action("continue"))
+        self.bar = button_bar([], height=dp(64), spacing=6)
+        left.add_widget(self.bar)
+        self.wrong_btn = pressed(small_button(_("Wrong?")), lambda: app.action("wrong"))
+        self.undo_btn = pressed(small_button(_("Undo")), lambda: app.action("undo"))
+        self.menu_btn = pressed(small_button(_("Menu")), app.open_menu)
+        left.add_widget(button_bar([self.wrong_btn, self.undo_btn, self.menu_btn], height=TOUCH, spacing=6))
+        root.add_widget(left)
+        self.sheets_box = BoxLayout(orientation="vertical", spacing=6, size_hint_x=0.58)
+        root.add_widget(self.sheets_box)
+        self.add_widget(root)
+        self.sheet_views: list[SheetView] = []
+        self._bar_mode = None
+
+    def setup(self, game):
+        self.sheets_box.clear_widgets()
+        self.sheet_views = [SheetView() for _p in game.players]
+        for v in self.sheet_views:
+            self.sheets_box.add_widget(v)
+
+    def _set_bar(self, decision: bool):
+        if self._bar_mode == decision:
+            return
+        self._bar_mode = decision
+        self.bar.clear_widgets()
+        for b in ((self.stop_btn, self.continue_btn) if decision else (self.throw_btn,)):
+            self.bar.add_widget(b)
+
+    def refresh(self, game, message: str = ""):
+        if len(self.sheet_views) != len(game.players):
+            self.setup(game)
+        for i, (v, s) in enumerate(zip(self.sheet_views, game.sheets)):
+            v.show(s, roller=i == game.current_player, playing=i == game.current_player, out_word=_("OUT"))
+        due = game.decision_due
+        self._set_bar(due)
+        self.stop_btn.disabled = self.continue_btn.disabled = not due
+        self.throw_btn.disabled = due or game.is_over or self.app.reading
+        self.undo_btn.disabled = not game.events
+        self.wrong_btn.disabled = not self.app.can_correct()
+        self.prompt.text = (message + "\n" if message else "") + prompt(game)
+        self.show_odds(game)
+
+    def show_odds(self, game):
+        """The risk meter: the chance of the throw due, or while a decision is
+        due, of the throw that continuing would bring."""
+        if not self.app.cfg["app"]["odds"] or game.is_over:
+            self.meter.show(None)
+            return
+        n, t = game.dice_to_throw, game.target
+        p = float(chance(t, n))
+        if game.decision_due:
+            words = _("If you continue: {target} with {n} dice").format(target=t, n=n)
+        else:
+            words = _("Chance of {target} with {n} dice").format(target=t, n=n)
+        self.meter.show(p, words)

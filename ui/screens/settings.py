@@ -1,0 +1,87 @@
+"""The settings screen (behind the PIN): camera, pins, language, sound, odds, PIN."""
+
+from __future__ import annotations
+
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.spinner import Spinner
+from kivy.uix.textinput import TextInput
+from kivy.uix.togglebutton import ToggleButton
+
+from companion.i18n import LANGUAGES, _
+
+from .common import BCM_PINS, BLUE, GREEN, GREY, RESOLUTIONS, backdrop, big_button, button_bar, pressed, wrapped
+
+__all__ = ["SettingsScreen"]
+
+
+class SettingsScreen(Screen):
+    """Camera, GPIO pins, language, sound, odds and the PIN (behind the PIN)."""
+
+    def __init__(self, app, **kw):
+        super().__init__(name="settings", **kw)
+        self.app = app
+        root = BoxLayout(orientation="vertical", padding=8, spacing=6)
+        backdrop(root)
+        root.add_widget(Label(text=_("Settings"), font_size="24sp", bold=True, size_hint_y=None, height=dp(40)))
+        scroll = ScrollView(do_scroll_x=False, bar_width=10, scroll_type=["bars", "content"])
+        grid = GridLayout(cols=2, spacing=6, size_hint_y=None, row_default_height=dp(52), row_force_default=True)
+        grid.bind(minimum_height=grid.setter("height"))
+        cfg = app.cfg
+        self.fields = {}
+
+        def row(label, widget, key=None):
+            grid.add_widget(wrapped(Label(text=label, font_size="17sp", halign="right", valign="middle")))
+            grid.add_widget(widget)
+            if key:
+                self.fields[key] = widget
+
+        def spinner(value, values):
+            return Spinner(text=str(value), values=list(values), font_size="18sp")
+
+        row(_("Camera"), spinner(cfg["camera"]["source"], ("auto", "pi", "usb", "replay", "mock")), "source")
+        res = f'{cfg["camera"].get("width", 1640)}x{cfg["camera"].get("height", 1232)}'
+        row(_("Resolution"), spinner(res, RESOLUTIONS if res in RESOLUTIONS else RESOLUTIONS + (res,)), "res")
+        g = cfg["gpio"]
+        row(_("STOP button pin (BCM)"), spinner(g["stop_pin"], BCM_PINS[1:]), "stop_pin")
+        row(_("CONTINUE button pin (BCM)"), spinner(g["continue_pin"], BCM_PINS[1:]), "continue_pin")
+        row(_("STOP light pin (0: none)"), spinner(g["stop_led"], BCM_PINS), "stop_led")
+        row(_("CONTINUE light pin (0: none)"), spinner(g["continue_led"], BCM_PINS), "continue_led")
+        row(_("Buzzer pin (0: none)"), spinner(g["buzzer"], BCM_PINS), "buzzer")
+        row(_("Language"), spinner(LANGUAGES[cfg["app"]["language"]], LANGUAGES.values()), "language")
+        for key, label in (("sound", _("Sound")), ("odds", _("Show the odds"))):
+            t = ToggleButton(font_size="18sp", state="down" if cfg["app"][key] else "normal")
+            t.bind(state=lambda w, s: setattr(w, "text", _("On") if s == "down" else _("Off")))
+            t.text = _("On") if t.state == "down" else _("Off")
+            row(label, t, key)
+        row(_("New PIN (4-8 digits)"), TextInput(password=True, input_filter="int", multiline=False,
+                                                 font_size="20sp", hint_text=_("unchanged")), "pin")
+        scroll.add_widget(grid)
+        root.add_widget(scroll)
+        self.error = Label(text="", color=(1, 0.55, 0.45, 1), font_size="16sp", size_hint_y=None, height=dp(26))
+        root.add_widget(self.error)
+        cancel = pressed(big_button(_("Cancel"), GREY, font_size="18sp"), app.close_settings)
+        calibrate = pressed(big_button(_("Dice tray…"), BLUE, font_size="18sp"), app.open_calibration)
+        save = pressed(big_button(_("Save"), GREEN, font_size="18sp"), self.save)
+        root.add_widget(button_bar([cancel, calibrate, save], height=dp(56)))
+        self.add_widget(root)
+
+    def values(self) -> dict:
+        """The settings as entered: ``{"camera": …, "gpio": …, "app": …}`` plus ``"pin"`` ('' = unchanged)."""
+        f = self.fields
+        w, h = (int(v) for v in f["res"].text.split("x"))
+        lang = next(c for c, n in LANGUAGES.items() if n == f["language"].text)
+        return {
+            "camera": {"source": f["source"].text, "width": w, "height": h},
+            "gpio": {k: int(f[k].text) for k in ("stop_pin", "continue_pin", "stop_led", "continue_led", "buzzer")},
+            "app": {"language": lang, "sound": f["sound"].state == "down", "odds": f["odds"].state == "down"},
+            "pin": f["pin"].text.strip(),
+        }
+
+    def save(self):
+        err = self.app.save_settings(self.values())
+        self.error.text = err or ""

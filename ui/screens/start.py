@@ -1,0 +1,140 @@
+"""The start screen: language, names in seating order, who starts, Resume."""
+
+from __future__ import annotations
+
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+from kivy.uix.textinput import TextInput
+from kivy.uix.togglebutton import ToggleButton
+from kivy.uix.widget import Widget
+
+from companion.i18n import LANGUAGES, _
+
+from ..widgets import (
+    SYMBOL_FONT,
+)
+from .common import BLUE, GREEN, TOUCH, backdrop, big_button, button_bar, pressed
+
+__all__ = ["StartScreen"]
+
+
+class StartScreen(Screen):
+    """Language, 2-4 players in seating order (recent names offered), the first
+    roller chosen or drawn, and Resume when an unfinished game exists."""
+
+    def __init__(self, app, names=(), **kw):
+        super().__init__(name="start", **kw)
+        self.app = app
+        root = BoxLayout(orientation="vertical", padding=8, spacing=6)
+        backdrop(root)
+        top = BoxLayout(size_hint_y=None, height=dp(52), spacing=6)
+        top.add_widget(Label(text="Durchmarsch", font_size="28sp", bold=True, size_hint_x=None, width=dp(210)))
+        self.lang_buttons = {}
+        for code, name in LANGUAGES.items():
+            b = ToggleButton(text=name, group="lang", allow_no_selection=False, font_size="15sp",
+                             state="down" if code == app.language else "normal")
+            pressed(b, lambda c=code: app.set_language(c))
+            self.lang_buttons[code] = b
+            top.add_widget(b)
+        self.settings_btn = pressed(Button(text="\u2699", font_name=SYMBOL_FONT, font_size="26sp",
+                                           size_hint_x=None, width=dp(56)), app.open_settings)
+        top.add_widget(self.settings_btn)
+        root.add_widget(top)
+        self.recent_box = BoxLayout(size_hint_y=None, height=TOUCH, spacing=6)
+        root.add_widget(self.recent_box)
+        self.inputs, self.first_buttons, self.up_buttons = [], [], []
+        for i in range(4):
+            row = BoxLayout(size_hint_y=None, height=dp(52), spacing=6)
+            row.add_widget(Label(text=f"{i + 1}.", font_size="20sp", size_hint_x=None, width=dp(30)))
+            t = TextInput(hint_text=_("Player {n}").format(n=i + 1), multiline=False, font_size="22sp",
+                          write_tab=False, text=names[i] if i < len(names) else "")
+            t.bind(text=lambda *_: self.refresh_recent())
+            self.inputs.append(t)
+            row.add_widget(t)
+            up = Button(text="\u25b2", font_name=SYMBOL_FONT, font_size="20sp", size_hint_x=None, width=dp(56),
+                        disabled=i == 0)
+            pressed(up, lambda k=i: self.move_up(k))
+            self.up_buttons.append(up)
+            row.add_widget(up)
+            f = ToggleButton(text=_("Starts"), group="first", font_size="16sp", size_hint_x=None, width=dp(120))
+            f.bind(state=lambda *_: self.refresh_first())
+            self.first_buttons.append(f)
+            row.add_widget(f)
+            root.add_widget(row)
+        self.first_label = Label(text="", font_size="16sp", size_hint_y=None, height=dp(26))
+        root.add_widget(self.first_label)
+        self.error = Label(text="", color=(1, 0.55, 0.45, 1), font_size="16sp", size_hint_y=None, height=dp(26))
+        root.add_widget(self.error)
+        root.add_widget(Widget())
+        self.resume_btn = pressed(big_button(_("Resume game"), BLUE), app.resume)
+        self.start_btn = pressed(big_button(_("Start"), GREEN), self.start)
+        root.add_widget(button_bar([self.resume_btn, self.start_btn]))
+        self.add_widget(root)
+        self.refresh()
+
+    def names(self) -> list[str]:
+        """The names typed, in seating order (blank fields skipped)."""
+        return [t.text.strip() for t in self.inputs if t.text.strip()]
+
+    def refresh(self):
+        """Offer Resume only when an unfinished game exists; offer recent names."""
+        self.resume_btn.disabled = self.app.session.store.unfinished() is None
+        if not any(t.text.strip() for t in self.inputs):
+            for t, n in zip(self.inputs, self.app.session.store.recent_players(4)):
+                t.text = n
+        self.refresh_recent()
+        self.refresh_first()
+
+    def refresh_recent(self):
+        """Buttons for recent names not typed yet; a tap fills the first empty field."""
+        self.recent_box.clear_widgets()
+        typed = set(self.names())
+        recent = [n for n in self.app.session.store.recent_players(10) if n not in typed][:4]
+        if not recent:
+            return
+        self.recent_box.add_widget(Label(text=_("Recent:"), font_size="15sp", size_hint_x=None, width=dp(80)))
+        for n in recent:
+            self.recent_box.add_widget(pressed(Button(text=n, font_size="16sp", shorten=True),
+                                               lambda n=n: self.add_name(n)))
+
+    def add_name(self, name: str):
+        for t in self.inputs:
+            if not t.text.strip():
+                t.text = name
+                return
+        self.error.text = _("Four players at most.")
+
+    def move_up(self, i: int):
+        """Swap seat ``i`` with the seat before it (and who starts with it)."""
+        a, b = self.inputs[i - 1], self.inputs[i]
+        a.text, b.text = b.text, a.text
+        fa, fb = self.first_buttons[i - 1], self.first_buttons[i]
+        fa.state, fb.state = fb.state, fa.state
+
+    def first_choice(self) -> int | None:
+        """The seat (index among the names typed) chosen to start, or None to draw."""
+        seat = 0
+        for t, f in zip(self.inputs, self.first_buttons):
+            if not t.text.strip():
+                continue
+            if f.state == "down":
+                return seat
+            seat += 1
+        return None
+
+    def refresh_first(self):
+        k = self.first_choice()
+        names = self.names()
+        self.first_label.text = (_("First roller: {name}").format(name=names[k]) if k is not None
+                                 else _("First roller: drawn at random"))
+
+    def start(self):
+        try:
+            self.app.session.start(self.names(), first=self.first_choice())
+        except ValueError as e:
+            self.error.text = _("Enter 2 to 4 players.") if "player" in str(e).lower() else str(e)
+            return
+        self.error.text = ""
