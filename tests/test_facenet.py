@@ -1,6 +1,7 @@
 """The learned die-face classifier (vision/facenet.py) and its place in the reader."""
 
 import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -9,9 +10,11 @@ import pytest
 from hardware.render import RenderStyle, render_empty, render_throw
 from vision import facenet
 from vision.config import ReaderConfig
-from vision.facenet import FIND_SIDES, FaceNet, face_crops, find_dice
+from vision.facenet import FaceNet, face_crops, find_dice
 from vision.reader import read_throw
 from vision.reasons import Reason
+
+FIND_SIDES = ReaderConfig().learned.find_sides
 
 STYLE = RenderStyle(tilt=0.0, specks=0, touching=0.0)
 
@@ -265,9 +268,9 @@ def test_where_nothing_was_read_but_something_die_sized_is_there_the_classifier_
         assert sides == [] and r.values == () and Reason.NO_DICE in r.reasons
 
 
-def test_white_ones_on_a_light_tray_are_searched_for(monkeypatch):
+def test_white_ones_on_a_light_tray_are_searched_for():
     # A white die with one pip on a light tray stands out from it by its pip and outline alone: under
-    # the old SEARCH_DENSITY (0.3) only 6 of these 36 ones were searched for and found.
+    # the old search density (0.3) only 6 of these 36 ones were searched for and found.
     found = found_at_old = total = 0
     for seed in range(12):
         img, truth = render_throw([1, 1, 1, 2], seed=seed, style=LIGHT_TRAY)
@@ -276,9 +279,8 @@ def test_white_ones_on_a_light_tray_are_searched_for(monkeypatch):
         hits = _found(answer, ones, side)
         assert len(answer) == hits, "a die found where none is"
         found += hits
-        with monkeypatch.context() as m:
-            m.setattr(facenet, "SEARCH_DENSITY", 0.3)
-            found_at_old += _found(find_dice(img, side, taken=[truth[3].center]), ones, side)
+        old = replace(ReaderConfig().learned, search_density=0.3)
+        found_at_old += _found(find_dice(img, side, taken=[truth[3].center], config=old), ones, side)
         total += len(ones)
     assert found >= 12, f"{found} of {total}"
     assert found_at_old < found
@@ -316,7 +318,7 @@ def test_the_plain_table_is_its_colour_in_light_or_shade_not_another_colour():
     lab[2, 2:4] = (185, 128, 160)  # the same lightness in shade, but yellow: no table
     lab[2, 4:6] = (210, 128, 134)  # a little lighter: within TABLE_NEAR
     lab[2, 6:] = (200 + 30, 128, 134)  # far lighter (a white die): no table
-    plain = facenet._plain_table(lab, None)
+    plain = facenet._plain_table(lab, None, ReaderConfig().learned)
     assert plain[0].all() and plain[1].all() and plain[2, 4:6].all()
     assert not plain[2, :4].any() and not plain[2, 6:].any()
 

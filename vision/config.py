@@ -146,13 +146,36 @@ class LearnedConfig:
     find_value: float = 0.9
     #: The second search's share, where the first left dice missing; raising it finds fewer.
     find_value_next: float = 0.7
+    #: A searched place is a die when the classifier gives it this die probability; raising it finds fewer.
+    find_die: float = 0.98
+    #: A die found is read at these times the side searched, keeping the side surest of a die.
+    find_sides: tuple[float, ...] = (1.0, 0.8, 1.25)
+    #: Beyond this many places to look at, the scene is too busy to search; raising it searches busier scenes.
+    most_crops: int = 2500
+    #: A place is searched when this share of the square 0.6 side round it stands out from the smoothed
+    #: background; raising it searches fewer places (faint dice may be missed).
+    search_density: float = 0.15
+    #: Two dice found lie at least this many sides apart; raising it merges more near places into one die.
+    found_apart: float = 0.85
+    #: A die found lies on the table: this share of a ring round it is plain table or known dice.
+    #: Raising it refuses more finds in clutter.
+    on_table: float = 0.25
+    #: The table's own colour is within this Lab distance of the median colour; raising it counts more as table.
+    table_near: float = 15.0
+    #: Or that colour in shade: darker by at most this (Lab L); raising it counts deeper shade as table.
+    table_shade_l: float = 40.0
+    #: ... with its chroma within this of the table's; raising it counts other colours as table.
+    table_shade_chroma: float = 10.0
 
     def __post_init__(self):
         unit = (0.0, 1.0)
         _check(self, {"most": unit, "larger": (1.0, 4.0), "ones_upto": (1.0, 4.0), "no_die_sure": unit,
                       "rejudge_sure": unit, "rejudge_faint": unit, "rejudge_sides": (0.5, 3.0),
                       "confirm_sure": unit, "confirm_slanted": unit, "confirm_own_size": (0.1, 10.0),
-                      "veto_share": unit, "vetoed_most": unit, "find_value": unit, "find_value_next": unit})
+                      "veto_share": unit, "vetoed_most": unit, "find_value": unit, "find_value_next": unit,
+                      "find_die": unit, "find_sides": (0.3, 3.0), "most_crops": (1, 10**6), "search_density": unit,
+                      "found_apart": (0.0, 3.0), "on_table": unit, "table_near": (0.0, 255.0),
+                      "table_shade_l": (0.0, 255.0), "table_shade_chroma": (0.0, 255.0)})
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from .config import DEFAULT, LearnedConfig
+
 #: Side of the network's input crop, pixels.
 INPUT = 32
 #: The crop covers this many die sides, so a die's face and a little of what lies round it are seen.
@@ -133,44 +135,17 @@ def _softmax(z: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
-#: A place counts as a die when the network gives it this die probability (1 - "no die") or more;
-FIND_DIE = 0.98
-#: A die found is read at these multiples of the side searched, and the one the network is surest of a
-#: die at is kept (the first of equals: the side searched before the others). Read at the median side
-#: of the dice read, a mixed set's larger and smaller dice are cropped too tight or too loose (the
-#: network learned crops of 0.85-1.15 times a die's side). On the many-colours photos read without
-#: the count, by a fold model that never saw them (73 photos, 486 dice; session 17): 2 more dice
-#: right, 1 more wrong, 3 fewer missed, the same 39 photos exact. Keeping the side surest of one value
-#: instead found 9 more, but read 5 more wrongly (38 exact). The webcam photos' reads did not change.
-FIND_SIDES = (1.0, 0.8, 1.25)
-#: Beyond this many crops the scene is too busy to search (a cluttered desk, not a tray): nothing is searched.
-MOST_CROPS = 2500
-#: A place is searched when at least this share of the square 0.6 side round it stands out from the
-#: smoothed background (by 20 CIELAB units, OpenCV's 0-255 scale). A white die with one pip on a
-#: light tray stands out by its pip and outline alone, 0.1-0.28 of the square. On the many-colours
-#: photos read without the count (session 22), 0.3 -> 0.15 gave, with the shipped model, 137 -> 139
-#: photos exact and 23 -> 22 dice missed; with a fold-0 model on the half it never saw, 45 -> 46
-#: exact and 2 -> 1 false dice. 0.08 gave the same.
-SEARCH_DENSITY = 0.15
-#: Two dice found lie at least this many sides apart (two dice of one size touch at one side apart;
-#: the side searched or, if smaller, the side the die found first was read at): a place nearer one
-#: already found is part of it. At 0.7 of the side searched, a six of 1.5 times that side was found
-#: as two threes, one on each column of its pips, once the table in shade counted as table
-#: (:data:`TABLE_SHADE_L`); at 0.85 of the side searched alone, two touching mock dice searched at
-#: 1.25 times their side were taken for one (tray 371 of ``benchmarks/mock_trays.py``).
-FOUND_APART = 0.85
-
 
 def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None" = None,
-              mask: np.ndarray | None = None, value_share: float | None = None, memo: dict | None = None
-              ) -> list[tuple[float, float, int, float, float]]:
+              mask: np.ndarray | None = None, value_share: float | None = None, memo: dict | None = None,
+              config: LearnedConfig | None = None) -> list[tuple[float, float, int, float, float]]:
     """Dice the network finds in ``image`` away from those already ``taken``.
 
     ``image``: ``H×W×3 uint8 BGR``. ``side``: a die's side, pixels. ``taken``:
     centres ``(x, y)`` pixels of dice already read; places within 0.75 side of
     one are not searched. ``mask``: optional ``H×W uint8``, nonzero where dice
     may lie (a tray's area). Only places that stand out from the smooth
-    background (:data:`SEARCH_DENSITY`) are tried, on a grid of a quarter
+    background (``config.search_density``) are tried, on a grid of a quarter
     side, and a die found must lie on the table, in light or in shade
     (:func:`_lies_on_the_table`): a key on a laptop does not.
     ``value_share``: the least share of the die probability its likeliest
@@ -184,20 +159,19 @@ def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None"
     Returns ``(x, y, value, p, side)`` for each die found: its centre in
     pixels, its value 1-6, ``p`` 0-1, the network's probability of that value
     there, and the side in pixels it was read at: of ``side`` times each of
-    :data:`FIND_SIDES`, the one where the network is surest of a die (the
+    ``config.find_sides``, the one where the network is surest of a die (the
     dice of a mixed set differ in size).
-    Returns ``[]`` when more than :data:`MOST_CROPS` places would be tried.
+    Returns ``[]`` when more than ``config.most_crops`` places would be tried.
     """
+    cfg = config or DEFAULT.learned
     if value_share is None:
-        from .config import DEFAULT
-
-        value_share = DEFAULT.learned.find_value
+        value_share = cfg.find_value
     if side <= 0:
         raise ValueError(f"die side must be positive, got {side!r}")
     net = net or _default_net()
     seen = memo.get(side) if memo is not None else None
     if seen is None:
-        seen = _search_places(image, side, mask)
+        seen = _search_places(image, side, mask, cfg)
         if memo is not None:
             memo[side] = seen
     pts, table, probs, looks = seen["pts"], seen["table"], seen["probs"], seen["looks"]
@@ -207,7 +181,7 @@ def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None"
         near = np.hypot(pts[:, None, 0] - taken[None, :, 0], pts[:, None, 1] - taken[None, :, 1]).min(axis=1)
         keep &= near > 0.75 * side
     idx = np.flatnonzero(keep)
-    if len(idx) == 0 or len(idx) > MOST_CROPS:
+    if len(idx) == 0 or len(idx) > cfg.most_crops:
         return []
     new = [i for i in idx if i not in probs]
     for j in range(0, len(new), 256):
@@ -216,24 +190,24 @@ def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None"
     die = np.array([1.0 - probs[i][0] for i in idx])
     found: list[tuple[float, float, int, float, float]] = []
     for o in np.argsort(-die):
-        if die[o] < FIND_DIE:
+        if die[o] < cfg.find_die:
             break
         i = idx[o]
         x, y = pts[i]
-        if any(np.hypot(x - f[0], y - f[1]) < FOUND_APART * min(side, f[4]) for f in found):
+        if any(np.hypot(x - f[0], y - f[1]) < cfg.found_apart * min(side, f[4]) for f in found):
             continue
         if i not in looks:
-            looks[i] = _closer_look(net, image, x, y, side)
+            looks[i] = _closer_look(net, image, x, y, side, cfg)
         v, share, at = looks[i]
-        if share >= value_share and _lies_on_the_table(table, x, y, at, taken):
+        if share >= value_share and _lies_on_the_table(table, x, y, at, taken, cfg):
             found.append((float(x), float(y), v + 1, float(share * die[o]), at))
     return found
 
 
-def _search_places(image: np.ndarray, side: float, mask: np.ndarray | None) -> dict:
+def _search_places(image: np.ndarray, side: float, mask: np.ndarray | None, cfg: LearnedConfig) -> dict:
     """What a search of ``image`` (``H×W×3 uint8 BGR``) for dice of ``side`` px works out whatever
     is taken: ``pts``, the places (pixels ``(x, y)``, ``N×2``) on a grid of a quarter side where the
-    picture stands out from its smoothed background (:data:`SEARCH_DENSITY`) within ``mask``;
+    picture stands out from its smoothed background (``config.search_density``) within ``mask``;
     ``table``, ``H×W uint8`` nonzero on plain table (:func:`_plain_table`); and two empty dicts,
     ``probs`` and ``looks``, for the network's look at each place and its closer look."""
     h, w = image.shape[:2]
@@ -251,22 +225,22 @@ def _search_places(image: np.ndarray, side: float, mask: np.ndarray | None) -> d
     if mask is not None:
         fg &= (mask > 0).astype(np.uint8)
         mask_small = cv2.resize(mask, small.shape[1::-1], interpolation=cv2.INTER_NEAREST)
-    table = cv2.resize(_plain_table(lab, mask_small), (w, h), interpolation=cv2.INTER_NEAREST)
+    table = cv2.resize(_plain_table(lab, mask_small, cfg), (w, h), interpolation=cv2.INTER_NEAREST)
     density = cv2.blur(fg.astype(np.float32), (max(1, round(side * 0.6)),) * 2)
     ys, xs = np.mgrid[step / 2:h:step, step / 2:w:step]
     pts = np.stack([xs.ravel(), ys.ravel()], axis=1)
-    pts = pts[density[pts[:, 1].astype(int), pts[:, 0].astype(int)] >= SEARCH_DENSITY]
+    pts = pts[density[pts[:, 1].astype(int), pts[:, 0].astype(int)] >= cfg.search_density]
     return {"pts": pts, "table": table, "probs": {}, "looks": {}}
 
 
-def _closer_look(net: "FaceNet", image: np.ndarray, x: float, y: float, side: float
+def _closer_look(net: "FaceNet", image: np.ndarray, x: float, y: float, side: float, cfg: LearnedConfig
                  ) -> tuple[int, float, float]:
     """The value at ``(x, y)`` (pixels) from a closer look, turned and mirrored, at the side of
-    :data:`FIND_SIDES` times ``side`` (pixels) where the network is surest of a die (the dice of a
+    ``config.find_sides`` times ``side`` (pixels) where the network is surest of a die (the dice of a
     mixed set differ in size; the first of equals). Returns ``(value - 1, that value's share of the
     die probability, the side looked at in pixels)``."""
     best = (-1.0, 0, 0.0, side)
-    for k in FIND_SIDES:
+    for k in cfg.find_sides:
         p = net.classify(image, [(x, y)], side * k, turns=True)[0]
         v = int(p[1:].argmax())
         if 1.0 - p[0] > best[0]:
@@ -274,13 +248,9 @@ def _closer_look(net: "FaceNet", image: np.ndarray, x: float, y: float, side: fl
     return best[1:]
 
 
-#: A die found lies on the table: at least this share of a ring round it
-#: (0.8 side from its centre) is plain table or dice already known.
-ON_TABLE = 0.25
 
-
-def _lies_on_the_table(table, x, y, side, taken) -> bool:
-    """True when the ring 0.8 side round ``(x, y)`` is at least :data:`ON_TABLE`
+def _lies_on_the_table(table, x, y, side, taken, cfg: LearnedConfig) -> bool:
+    """True when the ring 0.8 side round ``(x, y)`` is at least ``config.on_table``
     plain table (nonzero in ``table``, ``H×W uint8``) or dice already read
     (``taken`` centres, within 0.6 side). A die-like thing in the middle of
     something larger (a key on a laptop, a mark on a box) fails it."""
@@ -296,36 +266,22 @@ def _lies_on_the_table(table, x, y, side, taken) -> bool:
     if len(known):
         d = np.hypot(px[:, None] - known[None, :, 0], py[:, None] - known[None, :, 1]).min(axis=1)
         free |= d < 0.6 * side
-    return float(free.mean()) >= ON_TABLE
+    return float(free.mean()) >= cfg.on_table
 
 
-#: The table's own colour is within this distance (CIELAB, OpenCV's 0-255 scale) of the median colour
-#: of the picture (or of the area),
-TABLE_NEAR = 15.0
-#: or that colour in shade: its chroma (a, b) within :data:`TABLE_SHADE_CHROMA` of the table's, and
-#: darker by at most :data:`TABLE_SHADE_L`. Each die casts a shadow round it, and a tray's floor darkens
-#: towards its walls, so the ring :func:`_lies_on_the_table` looks at round a die was often 17-50
-#: darker than the table, of the same chroma (within 10). On the many-colours photos read without the
-#: count (session 22): with the shipped model, 132 -> 137 photos exact, 35 -> 23 dice missed, the same
-#: 13 wrong and 10 false; with a fold-0 model on the half it never saw, 44 -> 45 exact, 31 -> 26
-#: missed, the same 21 wrong and 2 false. A shade of 60 gave the same. The webcam photos' reads did
-#: not change. A laptop's dark keys (far darker) or a coloured box are still no table.
-TABLE_SHADE_L = 40.0
-TABLE_SHADE_CHROMA = 10.0
 
-
-def _plain_table(lab: np.ndarray, mask_small) -> np.ndarray:
+def _plain_table(lab: np.ndarray, mask_small, cfg: LearnedConfig) -> np.ndarray:
     """``H×W uint8``, nonzero where the picture (``lab``, ``H×W×3`` float32 CIELAB, OpenCV's 0-255
-    scale) is the table's own colour (:data:`TABLE_NEAR` of the median colour of the picture, or of
-    the area where ``mask_small`` is nonzero) or that colour in shade (:data:`TABLE_SHADE_L`)."""
+    scale) is the table's own colour (``config.table_near`` of the median colour of the picture, or of
+    the area where ``mask_small`` is nonzero) or that colour in shade (``config.table_shade_l``)."""
     pix = lab.reshape(-1, 3) if mask_small is None else lab[mask_small > 0]
     if len(pix) == 0:
         pix = lab.reshape(-1, 3)
     table = np.median(pix, axis=0)
-    plain = np.linalg.norm(lab - table, axis=2) < TABLE_NEAR
+    plain = np.linalg.norm(lab - table, axis=2) < cfg.table_near
     darker = table[0] - lab[..., 0]
     chroma = np.hypot(lab[..., 1] - table[1], lab[..., 2] - table[2])
-    plain |= (darker >= 0) & (darker <= TABLE_SHADE_L) & (chroma < TABLE_SHADE_CHROMA)
+    plain |= (darker >= 0) & (darker <= cfg.table_shade_l) & (chroma < cfg.table_shade_chroma)
     return plain.astype(np.uint8)
 
 

@@ -171,7 +171,7 @@ def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int
         cv2.fillPoly(mask, [np.round(poly - (ox, oy)).astype(np.int32)], 255)
     taken = [(d.center[0] - ox, d.center[1] - oy) for d in dice]
     out = []
-    for x, y, v, p, at in find_dice(image, side, taken=taken, mask=mask, value_share=value_share, net=net,
+    for x, y, v, p, at in find_dice(image, side, taken=taken, mask=mask, value_share=value_share, net=net, config=config.learned,
                                    memo=memo):
         if poly is None and not _clear_of_edge(x, y, at, w, h):
             continue
