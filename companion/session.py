@@ -137,31 +137,38 @@ class GameSession:
         """Start a new game of ``game`` (a name of :data:`companion.game.GAMES`); the
         first player is drawn at random unless given (Durchmarsch: ruling R5).
 
-        An unfinished game is kept in the store as abandoned. Raises
-        ``ValueError`` for a bad player list (see the game's class) and
-        ``KeyError`` for an unknown game.
+        An unfinished game stays unfinished in the store, resumable, until the
+        players end it (:meth:`end_unfinished`): nothing ends a game without
+        asking. Raises ``ValueError`` for a bad player list (see the game's
+        class) and ``KeyError`` for an unknown game.
         """
         cls = game_class(game)
         if first is None:
             first = self._rng.randrange(len(players)) if players else 0
         new = cls(players, first=first)
-        old = self.store.unfinished()
-        if old is not None:
-            self.store.abandon(old)
         self.game_id = self.store.new_game(list(new.players), first=first, game=cls.name)
         game = new
         self.game = game
         self._emit(Change("start"))
 
-    def resume(self) -> bool:
-        """Load the most recent unfinished game; False when there is none."""
-        gid = self.store.unfinished()
+    def resume(self, game_id: int | None = None) -> bool:
+        """Load unfinished game ``game_id`` (the most recent unfinished one when
+        None); False when there is none. Raises
+        :class:`companion.storage.StorageError` for a game that cannot be read."""
+        gid = self.store.unfinished() if game_id is None else game_id
         if gid is None:
             return False
         saved = self.store.load(gid)
         self.game, self.game_id = saved.game, saved.id
         self._emit(Change("start"))
         return True
+
+    def end_unfinished(self, game_id: int) -> None:
+        """End an unfinished game without a winner, because the players said so
+        (the screen asks first). The game being played cannot be ended here."""
+        if game_id == self.game_id and self.game is not None and not self.game.is_over:
+            raise ValueError("the game being played is ended by playing it, or by starting another")
+        self.store.abandon(game_id)
 
     def _need_game(self) -> Game:
         if self.game is None:

@@ -212,8 +212,13 @@ class Store:
         row = self._db.execute("SELECT id FROM games WHERE finished IS NULL ORDER BY id DESC LIMIT 1").fetchone()
         return None if row is None else int(row[0])
 
+    def unfinished_games(self) -> list[StoredGame]:
+        """Every unfinished game, most recent first (a game left for a new one
+        stays here until the players end it: :meth:`abandon`)."""
+        return [g for g in self.games() if g.finished is None]
+
     def abandon(self, game_id: int) -> None:
-        """Mark a game as ended without a winner (a new game was started instead)."""
+        """Mark a game as ended without a winner: only when the players said so."""
         self._db.execute("UPDATE games SET finished=? WHERE id=? AND finished IS NULL", (time.time(), game_id))
 
     def load(self, game_id: int) -> SavedGame:

@@ -82,13 +82,21 @@ def test_finished_game_is_not_resumed_and_listeners_hear_the_end(tmp_path):
     assert GameSession(Store(str(tmp_path))).resume() is False
 
 
-def test_start_abandons_the_unfinished_game(tmp_path):
+def test_a_new_game_keeps_the_unfinished_one_resumable_until_the_players_end_it(tmp_path):
     store = Store(str(tmp_path))
     s = GameSession(store)
     s.start(["A", "B"], first=0)
+    s.throw([6, 4, 1, 1, 1, 1, 1, 1])
     old = s.game_id
     s.start(["C", "D"], first=0)
-    assert store.unfinished() == s.game_id != old
+    assert [g.id for g in store.unfinished_games()] == [s.game_id, old]
+    again = GameSession(Store(str(tmp_path)))
+    assert again.resume(old) and again.game.players == ("A", "B") and len(again.game.events) == 1
+    with pytest.raises(ValueError):
+        again.end_unfinished(old)  # the game on the table
+    s.end_unfinished(old)
+    assert [g.id for g in store.unfinished_games()] == [s.game_id]
+    assert store.games()[-1].finished is not None and store.games()[-1].winner is None
 
 
 def test_random_first_roller(tmp_path):
