@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import enum
 import importlib
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, Sequence, runtime_checkable
 
@@ -147,3 +148,24 @@ def register(cls: type) -> type:
 def seats(players: Sequence[str]) -> tuple[str, ...]:
     """Player names stripped, for a game's constructor to check."""
     return tuple(str(p).strip() for p in players)
+
+
+def name_key(name: str) -> str:
+    """A name as a person reads it: case, accents' Unicode forms and inner
+    spaces do not make two players (``"Anna"``, ``"anna"``, ``"ANNA "``).
+
+    >>> name_key(" Zoë  Müller") == name_key("zoë müller")
+    True
+    """
+    return " ".join(unicodedata.normalize("NFC", str(name)).casefold().split())
+
+
+def check_new_names(players: Sequence[str]) -> None:
+    """Raise ``ValueError`` when two of the names of a new game are one
+    player's (:func:`name_key`), naming them."""
+    seen: dict[str, str] = {}
+    for p in seats(players):
+        k = name_key(p)
+        if k and k in seen:
+            raise ValueError(f"player names must differ: {seen[k]!r} and {p!r} are one name")
+        seen[k] = p

@@ -37,7 +37,7 @@ from vision.reasons import Reason
 
 from .durchmarsch import NothingToUndo as DurchmarschNothingToUndo
 from .durchmarsch import Throw, ThrowResult
-from .game import Game, game_class
+from .game import Game, check_new_names, game_class
 from .storage import Store
 
 __all__ = ["GameSession", "Change", "ReadResult", "NoGame", "SCORED", "ASKED"]
@@ -143,6 +143,7 @@ class GameSession:
         class) and ``KeyError`` for an unknown game.
         """
         cls = game_class(game)
+        check_new_names(players)
         if first is None:
             first = self._rng.randrange(len(players)) if players else 0
         new = cls(players, first=first)

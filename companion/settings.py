@@ -101,3 +101,74 @@ def check_pin(pin: str, cfg: dict) -> bool:
     except ValueError:
         return False
     return hmac.compare_digest(got.hex(), digest)
+
+
+#: Wrong PINs allowed before the settings lock for a while.
+PIN_TRIES = 5
+#: The first wait after :data:`PIN_TRIES` wrong PINs, seconds; each further wrong PIN doubles it.
+PIN_FIRST_WAIT = 30.0
+#: The longest wait, seconds (a quarter of an hour).
+PIN_LONGEST_WAIT = 900.0
+#: The PIN the product ships with: the settings screen says so until it is changed.
+DEFAULT_PIN = "1234"
+
+
+class PinGuard:
+    """The settings PIN with a growing delay after wrong guesses.
+
+    After :data:`PIN_TRIES` wrong PINs in a row, the next try is refused for
+    :data:`PIN_FIRST_WAIT` seconds, doubling with each further wrong PIN up
+    to :data:`PIN_LONGEST_WAIT`; a right PIN resets it. Times are seconds of
+    ``clock`` (``time.monotonic`` by default).
+
+    >>> g = PinGuard(clock=lambda: 0.0)
+    >>> [g.check("0000", {"app": {"pin": "1234"}}) for _ in range(5)]
+    [False, False, False, False, False]
+    >>> g.wait()
+    30.0
+    """
+
+    def __init__(self, *, clock=None):
+        import time
+
+        self._clock = clock or time.monotonic
+        self.wrong = 0
+        self._until = 0.0
+
+    def wait(self) -> float:
+        """Seconds until the next try is taken (0 when it is taken now)."""
+        return max(0.0, self._until - self._clock())
+
+    def check(self, pin: str, cfg: dict) -> bool:
+        """True when ``pin`` opens the settings (:func:`check_pin`). While a
+        wait runs (:meth:`wait`) every try is refused without being checked."""
+        if self.wait() > 0:
+            return False
+        if check_pin(pin, cfg):
+            self.wrong, self._until = 0, 0.0
+            return True
+        self.wrong += 1
+        if self.wrong >= PIN_TRIES:
+            delay = min(PIN_LONGEST_WAIT, PIN_FIRST_WAIT * 2 ** (self.wrong - PIN_TRIES))
+            self._until = self._clock() + delay
+        return False
+
+
+def uses_default_pin(cfg: dict) -> bool:
+    """True while the settings open with the PIN the product ships with
+    (:data:`DEFAULT_PIN`): none was set on the screen and the config's is it."""
+    return not cfg.get("pin_hash") and str(cfg["app"]["pin"]) == DEFAULT_PIN
+
+
+def remember(data_dir: str, section: str, key: str, value) -> None:
+    """Keep one setting chosen at the table (the language on the start screen)
+    in the settings file, so a restart keeps it. Raises ``OSError`` when the
+    folder cannot be written and :class:`SettingsError` for a value the
+    config refuses; the file is unchanged then."""
+    try:
+        saved = load_settings(data_dir)
+    except SettingsError:
+        saved = {}
+    saved.setdefault(section, {})[key] = value
+    apply_settings(DEFAULTS, saved)  # refuses a bad value before anything is written
+    save_settings(data_dir, saved)

@@ -180,3 +180,11 @@ def test_game_killed_mid_turn_resumes_exactly(tmp_path):
     assert g.decision_due and g.sheets[0].rows[0].marked == 2
     s.decide("continue")
     assert g.dice_to_throw == 6 and g.target == 8
+
+
+@pytest.mark.parametrize("names", [["Anna", "anna"], ["Zoë", "ZOË "], ["Jean Luc", "jean  luc"]])
+def test_one_name_in_other_letters_is_one_player(tmp_path, names):
+    s = GameSession(Store(str(tmp_path)))
+    with pytest.raises(ValueError, match="one name"):
+        s.start(names, first=0)
+    assert s.game is None and s.store.games() == []

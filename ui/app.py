@@ -151,6 +151,13 @@ def _make_app(cfg, driver):
                 return
             i18n.set_language(code)
             self.language = code
+            self.cfg["app"]["language"] = code
+            try:  # a restart keeps the language chosen at the table
+                from companion.settings import SettingsError, remember
+
+                remember(self.cfg["app"]["data_dir"], "app", "language", code)
+            except (OSError, SettingsError) as e:
+                log.warning("language not kept for the next start: %s", e)
             names = self.start_screen.names() if self.sm.has_screen("start") else ()
             self._build_screens(names)
 
@@ -326,11 +333,14 @@ def _make_app(cfg, driver):
             self.update_lights()
         # -- settings -------------------------------------------------------------
         def open_settings(self):
-            """Ask for the PIN, then show the settings."""
-            from companion.settings import check_pin
+            """Ask for the PIN (after 5 wrong ones, a growing wait), then show the settings."""
+            from companion.settings import PinGuard
+
+            if not hasattr(self, "pin_guard"):
+                self.pin_guard = PinGuard()
 
             def ok(pin):
-                if not check_pin(pin, self.cfg):
+                if not self.pin_guard.check(pin, self.cfg):
                     return False
                 self._back_from_settings = self.sm.current
                 if self.sm.has_screen("settings"):
@@ -340,7 +350,7 @@ def _make_app(cfg, driver):
                 self._update_lights()
                 return True
 
-            self._open_dialog(S.PinDialog(ok))
+            self._open_dialog(S.PinDialog(ok, wait=self.pin_guard.wait))
 
         def close_settings(self):
             back = getattr(self, "_back_from_settings", "start")

@@ -8,7 +8,8 @@ of three players and saves, in ``OUTDIR``:
 read at rest, STOP/CONTINUE due), ``game.png`` (set a die aside, throw 7,
 risk meter), ``correction.png`` (a read with a die missing), ``undo.png``
 (the undo question), ``pin.png`` (the settings PIN pad), ``settings.png``,
-``calibrate.png`` (four tray corners touched on the still picture), ``end.png`` (winner and how the game went).
+``calibrate.png`` (four tray corners touched on the still picture), ``end.png``
+(winner and how the game went), ``end-sheets.png`` (the final sheets).
 
 Example::
 
@@ -26,7 +27,7 @@ import tempfile
 __all__ = ["snapshot", "drive", "enter_players", "wait_for", "touch_picture", "SCREENS", "winning_values"]
 
 #: The PNG files written, in order.
-SCREENS = ("start", "decision", "game", "correction", "undo", "pin", "settings", "calibrate", "end")
+SCREENS = ("start", "decision", "game", "correction", "undo", "pin", "settings", "calibrate", "end", "end-sheets")
 
 
 def winning_values(target: int, n: int) -> list[int]:
@@ -199,6 +200,9 @@ def _script(app, outdir, report):
             session.throw(winning_values(g.target, g.dice_to_throw))
     yield 0.6
     report["files"].append(shot(Window, outdir, "end", report))
+    app.end_screen.toggle_sheets()
+    yield 0.4
+    report["files"].append(shot(Window, outdir, "end-sheets", report))
     report["screens"] = [os.path.basename(f)[:-4] for f in report["files"]]
 
 

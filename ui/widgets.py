@@ -62,11 +62,15 @@ class Cell(Label):
                 Color(*MISS)  # a filled disc: a misthrow, told from a mark by shape
                 r = min(w, h) * 0.32
                 Ellipse(pos=(x + w / 2 - r, y + h / 2 - r), size=(2 * r, 2 * r))
-            elif self.crossed:
-                Color(*CROSS)
-                m = min(w, h) * 0.15
-                Line(points=[x + m, y + m, x + w - m, y + h - m], width=2.4)
-                Line(points=[x + m, y + h - m, x + w - m, y + m], width=2.4)
+        # A mark's X lies under the number (drawn before the text), so a crossed-off
+        # number stays readable.
+        self.canvas.before.clear()
+        if self.crossed and self.kind != "miss":
+            with self.canvas.before:
+                Color(*CROSS[:3], 0.75)
+                m = min(w, h) * 0.12
+                Line(points=[x + m, y + m, x + w - m, y + h - m], width=2.2)
+                Line(points=[x + m, y + h - m, x + w - m, y + m], width=2.2)
 
 
 class SheetView(BoxLayout):
@@ -107,6 +111,11 @@ class SheetView(BoxLayout):
         self._strikes = []
         self.bind(pos=self._redraw, size=self._redraw, roller=self._redraw)
         self.grid.bind(pos=self._redraw, size=self._redraw)
+        # A struck row's bar is drawn from its cells, which the grid places after
+        # it moves: redraw when they move (after Resume or a language change).
+        for row in self.cells:
+            for c in (row[0], row[-1]):
+                c.bind(pos=self._redraw, size=self._redraw)
         self._sheet = None
         self._current = False
 

@@ -47,11 +47,17 @@ def big_button(text, colour, **kw):
 
 
 def small_button(text, **kw):
-    """A plain button at least :data:`TOUCH` px high."""
+    """A plain button at least :data:`TOUCH` px high; a long text wraps inside it."""
     kw.setdefault("font_size", "16sp")
     kw.setdefault("size_hint_y", None)
     kw.setdefault("height", TOUCH)
-    return Button(text=text, halign="center", **kw)
+    b = Button(text=text, halign="center", valign="middle", **kw)
+    # Wrap between words only: a single long word (Zurücknehmen) is never cut.
+    def fit(w, size):
+        w.text_size = (max(1, size[0] - dp(8)), size[1]) if " " in w.text else (None, None)
+
+    b.bind(size=fit)
+    return b
 
 
 def backdrop(widget, rgba=BG):

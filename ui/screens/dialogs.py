@@ -28,18 +28,20 @@ class UndoDialog(ModalView):
         box = BoxLayout(orientation="vertical", padding=12, spacing=10)
         self.question = wrapped(Label(text=question, font_size="20sp", halign="center", valign="middle"))
         box.add_widget(self.question)
-        self.cancel_btn = pressed(big_button(_("Cancel") + " (" + _("STOP") + ")", GREY, font_size="18sp"), self.dismiss)
+        self.cancel_btn = pressed(big_button(_("Keep it") + " (" + _("STOP") + ")", GREY, font_size="18sp"), self.dismiss)
         self.confirm_btn = pressed(big_button(_("Undo") + " (" + _("CONTINUE") + ")", RED, font_size="18sp"), app.confirm_undo)
         box.add_widget(button_bar([self.cancel_btn, self.confirm_btn], height=dp(60)))
         self.add_widget(box)
 
 
 class PinDialog(ModalView):
-    """A PIN pad; ``on_ok(pin)`` returns True when the PIN opens the settings."""
+    """A PIN pad; ``on_ok(pin)`` returns True when the PIN opens the settings;
+    ``wait()`` the seconds before the next try is taken (after wrong PINs)."""
 
-    def __init__(self, on_ok, **kw):
+    def __init__(self, on_ok, wait=lambda: 0.0, **kw):
         super().__init__(size_hint=(None, 0.96), width=dp(340), auto_dismiss=False, **kw)
         self.on_ok = on_ok
+        self.wait = wait
         box = BoxLayout(orientation="vertical", padding=8, spacing=6)
         self.label = Label(text=_("Settings PIN"), font_size="18sp", size_hint_y=None, height=dp(30))
         self.shown = Label(text="", font_size="26sp", size_hint_y=None, height=dp(36), font_name=SYMBOL_FONT)
@@ -64,7 +66,11 @@ class PinDialog(ModalView):
                 self.dismiss(animation=False)
                 return
             self.entered = ""
-            self.label.text = _("Wrong PIN. Try again.")
+            wait = self.wait()
+            if wait > 0:
+                self.label.text = _("Too many wrong PINs: wait {seconds} s.").format(seconds=round(wait))
+            else:
+                self.label.text = _("Wrong PIN. Try again.")
         elif k == "\u232b":
             self.entered = self.entered[:-1]
         elif len(self.entered) < 8:

@@ -1,4 +1,4 @@
-"""The end screen: the winner and each player's figures; Revanche."""
+"""The end screen: the winner and each player's figures; Rematch."""
 
 from __future__ import annotations
 
@@ -11,16 +11,14 @@ from kivy.uix.screenmanager import Screen
 from companion.i18n import _, ngettext
 from companion.stats import game_stats
 
-from ..widgets import (
-    SYMBOL_FONT,
-)
+from ..widgets import SYMBOL_FONT, SheetView
 from .common import BLUE, GREEN, backdrop, big_button, button_bar, pressed, small_button, wrapped
 
 __all__ = ["EndScreen"]
 
 
 class EndScreen(Screen):
-    """The winner, how the game went per player, and Revanche."""
+    """The winner, how the game went per player, and Rematch."""
 
     def __init__(self, app, **kw):
         super().__init__(name="end", **kw)
@@ -33,17 +31,37 @@ class EndScreen(Screen):
         root.add_widget(self.title)
         root.add_widget(self.detail)
         self.table = GridLayout(cols=6, spacing=2)
-        root.add_widget(self.table)
+        self.sheets = BoxLayout(orientation="vertical", spacing=4)
+        self.middle = BoxLayout()
+        self.middle.add_widget(self.table)
+        root.add_widget(self.middle)
         undo = pressed(small_button(_("Undo last throw"), size_hint_y=1, font_size="17sp"),
                        lambda: app.action("undo"))
+        self.sheets_btn = pressed(small_button(_("Sheets"), size_hint_y=1, font_size="17sp"), self.toggle_sheets)
         new = pressed(big_button(_("New players"), BLUE, font_size="20sp"), app.show_start)
-        again = pressed(big_button(_("Revanche"), GREEN), app.rematch)
-        root.add_widget(button_bar([undo, new, again], height=dp(60)))
+        again = pressed(big_button(_("Rematch"), GREEN), app.rematch)
+        root.add_widget(button_bar([undo, self.sheets_btn, new, again], height=dp(60)))
         self.add_widget(root)
+
+    def toggle_sheets(self):
+        """Show the final sheets in place of the figures, or the figures again."""
+        showing = self.sheets.parent is not None
+        self.middle.clear_widgets()
+        self.middle.add_widget(self.table if showing else self.sheets)
+        self.sheets_btn.text = _("Sheets") if showing else _("Figures")
 
     def show(self, game):
         self.title.text = _("{name} wins!").format(name=game.winner)
-        n = game.turn_number
+        stats = game_stats(game)
+        # The winner's own turns, not every player's.
+        n = next(s.turns for s in stats if s.name == game.winner)
+        self.sheets.clear_widgets()
+        for sheet in game.sheets:
+            v = SheetView()
+            v.show(sheet, out_word=_("OUT"))
+            self.sheets.add_widget(v)
+        if self.sheets.parent is not None:
+            self.toggle_sheets()
         if game.outcome().reason == "row":
             how = ngettext("{name} completed a row in the first turn.",
                            "{name} completed a row after {turns} turns.", n)
@@ -56,7 +74,7 @@ class EndScreen(Screen):
         for h in heads:
             self.table.add_widget(wrapped(Label(text=h, bold=True, font_size="15sp", halign="center",
                                                 valign="middle", color=(0.75, 0.8, 0.9, 1))))
-        for s in game_stats(game):
+        for s in stats:
             win = s.name == game.winner
             name = ("\u2605 " if win else "") + s.name + ("  \u2715" if s.eliminated else "")
             cells = (name, s.turns, s.marks, s.misthrows, s.rows_struck, s.best_turn)

@@ -13,6 +13,7 @@ from kivy.uix.textinput import TextInput
 from kivy.uix.togglebutton import ToggleButton
 
 from companion.i18n import LANGUAGES, _
+from companion.settings import uses_default_pin
 
 from .common import BCM_PINS, BLUE, GREEN, GREY, RESOLUTIONS, backdrop, big_button, button_bar, pressed, wrapped
 
@@ -63,6 +64,8 @@ class SettingsScreen(Screen):
         scroll.add_widget(grid)
         root.add_widget(scroll)
         self.error = Label(text="", color=(1, 0.55, 0.45, 1), font_size="16sp", size_hint_y=None, height=dp(26))
+        if uses_default_pin(cfg):
+            self.error.text = _("The PIN is still 1234: set a new one below.")
         root.add_widget(self.error)
         cancel = pressed(big_button(_("Cancel"), GREY, font_size="18sp"), app.close_settings)
         calibrate = pressed(big_button(_("Dice tray…"), BLUE, font_size="18sp"), app.open_calibration)

@@ -11,6 +11,7 @@ from kivy.uix.textinput import TextInput
 from kivy.uix.togglebutton import ToggleButton
 from kivy.uix.widget import Widget
 
+from companion.game import check_new_names
 from companion.i18n import LANGUAGES, _
 
 from ..widgets import (
@@ -82,9 +83,6 @@ class StartScreen(Screen):
     def refresh(self):
         """Offer Resume only when an unfinished game exists; offer recent names."""
         self.resume_btn.disabled = self.app.session.store.unfinished() is None
-        if not any(t.text.strip() for t in self.inputs):
-            for t, n in zip(self.inputs, self.app.session.store.recent_players(4)):
-                t.text = n
         self.refresh_recent()
         self.refresh_first()
 
@@ -132,6 +130,11 @@ class StartScreen(Screen):
                                  else _("First roller: drawn at random"))
 
     def start(self):
+        try:
+            check_new_names(self.names())
+        except ValueError:
+            self.error.text = _("Two players have one name: tell them apart (Anna B., Anna K.).")
+            return
         try:
             self.app.session.start(self.names(), first=self.first_choice())
         except ValueError as e:
