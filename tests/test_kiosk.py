@@ -1,6 +1,7 @@
 """The kiosk install: the systemd unit and the config it writes (dry run)."""
 
 import configparser
+import re
 import os
 import shutil
 import subprocess
@@ -21,13 +22,19 @@ def _dry_run(*args):
 def test_unit_starts_the_app_and_restarts_it(tmp_path):
     files = _dry_run("--user", "pi", "--pin", "4711")
     unit_text = files["/etc/systemd/system/dice-companion.service"]
-    assert not any(p in unit_text for p in ("@USER@", "@ROOT@", "@CONFIG@"))  # every placeholder filled
+    assert not re.search(r"@[A-Z]+@", unit_text)  # every placeholder filled
     unit = configparser.ConfigParser(strict=False, interpolation=None)
     unit.optionxform = str
     unit.read_string(unit_text)
     svc = unit["Service"]
     assert svc["ExecStart"] == f"{ROOT}/.venv/bin/companion kiosk --config /etc/dice-companion/config.toml"
     assert svc["Restart"] == "always" and svc["User"] == "pi"
+    # systemd restarts a hung UI: the app notifies READY and pings the watchdog (hardware/watchdog.py).
+    assert svc["Type"] == "notify" and int(svc["WatchdogSec"]) > 0 and svc["NotifyAccess"] == "main"
+    # Hardened, with the data dir the one place written.
+    assert svc["NoNewPrivileges"] == "yes" and svc["ProtectSystem"] == "strict" and svc["PrivateTmp"] == "yes"
+    assert svc["ReadWritePaths"] == "/var/lib/dice-companion" and svc["UMask"] == "0077"
+    assert "PrivateDevices" not in svc  # the display, GPIO and camera are devices
     assert unit["Install"]["WantedBy"] == "multi-user.target"
     if shutil.which("systemd-analyze"):
         path = tmp_path / "dice-companion.service"

@@ -115,6 +115,7 @@ def _make_app(cfg, driver):
             self.worker.start()
             threading.Thread(target=self._watch_loop, name="watch", daemon=True).start()
             self._open_hardware()
+            self._notify_systemd()
             if driver is not None:
                 Clock.schedule_once(lambda dt: driver(self), 0.3)
             return self.sm
@@ -173,6 +174,17 @@ def _make_app(cfg, driver):
         buttons = property(lambda self: self.devices.buttons if self.devices else None)
         lights = property(lambda self: self.devices.lights if self.devices else None)
         beeper = property(lambda self: self.devices.beeper if self.devices else None)
+
+        def _notify_systemd(self):
+            """Under systemd (``Type=notify``): READY now, WATCHDOG from Kivy's
+            clock, so a UI loop that hangs stops the pings and systemd restarts it."""
+            from hardware.watchdog import Notifier
+
+            self.notifier = Notifier()
+            every = self.notifier.interval()
+            if every:
+                Clock.schedule_interval(lambda dt: self.notifier.ping(), every)
+            Clock.schedule_once(lambda dt: self.notifier.ready("the start screen is up"), 0)
 
         # -- the controller's view ----------------------------------------------
         def show(self, name):
@@ -472,6 +484,8 @@ def _make_app(cfg, driver):
 
 
         def on_stop(self):
+            if getattr(self, "notifier", None) is not None:
+                self.notifier.stopping()
             self._watch_stop.set()
             self.worker.stop()
             if self.devices is not None:
