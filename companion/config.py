@@ -26,6 +26,8 @@ Example file::
     odds = true          # the risk meter before each throw
     pin = "1234"         # settings PIN until it is changed on the screen
     keyboard = "auto"    # auto (on-screen when fullscreen) | onscreen | system
+    keep_frame_games = 20  # the pictures of the last 20 games are kept (never an unfinished game's)
+    keep_recorded = 2000   # the last 2000 recorded throws (frames with their values) are kept
 
 The settings screen stores its changes in ``<data_dir>/settings.json``
 (:mod:`companion.settings`), laid over this file when the app starts.
@@ -47,7 +49,8 @@ DEFAULTS: dict = {
     "gpio": {"enabled": True, "stop_pin": 5, "continue_pin": 6, "stop_led": 17, "continue_led": 27,
              "buzzer": 22, "debounce": 0.05, "hold_undo": 3.0},
     "app": {"data_dir": "~/.local/share/dice-companion", "language": "en", "fullscreen": False,
-            "sound": True, "odds": True, "pin": "1234", "keyboard": "auto"},
+            "sound": True, "odds": True, "pin": "1234", "keyboard": "auto",
+            "keep_frame_games": 20, "keep_recorded": 2000},
 }
 
 #: Allowed values of string keys whose values form a closed set.

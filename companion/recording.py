@@ -106,6 +106,30 @@ class ThrowRecorder:
                 os.replace(path, path[:-4] + ".undone.jpg")
         return True
 
+    def prune(self, *, keep: int) -> int:
+        """Keep the ``keep`` most recent recorded throws; remove the older ones'
+        entries and images, oldest first (and the images of undone throws).
+        Returns how many files were removed. Raises :class:`RecordingError`
+        when labels.json cannot be written."""
+        removed = 0
+        with self._lock:
+            entries = self.labels()
+            old, kept = entries[:max(0, len(entries) - keep)], entries[max(0, len(entries) - keep):]
+            if old:
+                self._write(self._labels_path, json.dumps(kept, indent=1).encode())
+            keep_names = {e.get("file") for e in kept}
+            for e in old:
+                path = os.path.join(self.folder, str(e.get("file")))
+                if e.get("file") not in keep_names and os.path.exists(path):
+                    os.remove(path)
+                    removed += 1
+            if len(entries) > keep:
+                for name in os.listdir(self.folder):
+                    if name.endswith(".undone.jpg"):
+                        os.remove(os.path.join(self.folder, name))
+                        removed += 1
+        return removed
+
     def _write(self, path: str, data: bytes) -> None:
         try:
             write_atomically(path, data)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import inspect
 import logging
 import random
+import sqlite3
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -88,7 +89,8 @@ class ReadResult:
 class Change:
     """What changed: ``kind`` is ``"start"``, ``"throw"``, ``"decision"``, ``"event"``
     (any other event, :meth:`GameSession.apply`), ``"undo"``, ``"read"`` (a frame
-    read that was not scored) or ``"over"``; ``result`` the
+    read that was not scored), ``"card_full"`` (a throw saved without its
+    picture: the card is full) or ``"over"``; ``result`` the
     :class:`ThrowResult` of a throw; ``read`` the :class:`ReadResult` of a frame."""
 
     kind: str
@@ -110,8 +112,10 @@ class GameSession:
     """
 
     def __init__(self, store: Store, *, reader: Callable | None = None, rng: random.Random | None = None,
-                 area=None, recorder=None):
+                 area=None, recorder=None, keep_frame_games: int | None = None, keep_recorded: int | None = None):
         self.store = store
+        self.keep_frame_games = keep_frame_games
+        self.keep_recorded = keep_recorded
         self._reader = reader
         self.area = area
         self.recorder = recorder
@@ -147,10 +151,25 @@ class GameSession:
         if first is None:
             first = self._rng.randrange(len(players)) if players else 0
         new = cls(players, first=first)
+        self.maintain()
         self.game_id = self.store.new_game(list(new.players), first=first, game=cls.name)
         game = new
         self.game = game
         self._emit(Change("start"))
+
+    def maintain(self) -> dict:
+        """Keep storage bounded (the app calls it at start, the session before
+        each new game): the pictures of the last ``keep_frame_games`` games,
+        the last ``keep_recorded`` recorded throws, the database vacuumed now
+        and then. Never fails the game: a problem is logged."""
+        done: dict = {}
+        try:
+            done = self.store.maintain(keep_games=self.keep_frame_games)
+            if self.recorder is not None and self.keep_recorded is not None:
+                done["recorded_removed"] = self.recorder.prune(keep=self.keep_recorded)
+        except (OSError, sqlite3.Error) as e:
+            log.warning("storage upkeep failed: %s", e)
+        return done
 
     def resume(self, game_id: int | None = None) -> bool:
         """Load unfinished game ``game_id`` (the most recent unfinished one when
@@ -248,12 +267,15 @@ class GameSession:
         result = trial.throw(values)  # checks the throw; raises before anything is saved
         seq = self.store.append(self.game_id, game.event_to_json(Throw(result.values)), frame=frame)
         game.throw(result.values)
+        card_full = frame is not None and self.store.frame_error is not None
         if frame is not None and self.recorder is not None:
             try:
                 self.recorder.record(frame, result.values, game=self.game_id, seq=seq)
-            except OSError:  # a full card must not stop the game; the store has the frame
+            except OSError:  # a full card must not stop the game
                 log.exception("could not record the throw's frame")
         self._after(Change("throw", result=result, frame=frame))
+        if card_full:
+            self._emit(Change("card_full"))  # the throw is saved; its picture is not
         return result
 
     def correct(self, values, *, frame: np.ndarray | None = None) -> ThrowResult:

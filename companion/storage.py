@@ -102,6 +102,8 @@ class Store:
     def __init__(self, root: str):
         self.root = root
         self.recovered_from: str | None = None
+        #: Why the last throw's frame could not be written (a full card), or None.
+        self.frame_error: str | None = None
         try:
             os.makedirs(os.path.join(root, "frames"), exist_ok=True)
         except OSError as e:
@@ -158,14 +160,76 @@ class Store:
         seq = self._next_seq(game_id)
         frame_path = None
         if frame is not None:
-            frame_path = self._write_frame(game_id, seq, frame)
+            try:
+                frame_path = self._write_frame(game_id, seq, frame)
+                self.frame_error = None
+            except OSError as e:  # a full card: the game goes on without the picture
+                log.error("frame of game %s, event %s not kept: %s", game_id, seq, e)
+                self.frame_error = str(e)
+        try:
+            self._insert(game_id, seq, event_json, frame_path)
+        except sqlite3.OperationalError as e:
+            if "full" not in str(e).lower():
+                raise StorageError(f"{self.path}: cannot save event {seq} of game {game_id}: {e}") from e
+            # The card is full: free the oldest games' pictures and try once more.
+            freed = self.prune_frames(keep_games=1)
+            log.error("the card is full (%s); %d bytes of old pictures freed", e, freed[1])
+            try:
+                self._insert(game_id, seq, event_json, frame_path)
+            except sqlite3.OperationalError as e2:
+                raise StorageError(f"the card is full: event {seq} of game {game_id} cannot be saved ({e2})") from e2
+        return seq
+
+    def _insert(self, game_id: int, seq: int, event_json: str, frame_path: str | None) -> None:
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
             self._db.execute(
                 "INSERT INTO events(game_id, seq, event, frame, ts) VALUES (?, ?, ?, ?, ?)",
                 (game_id, seq, event_json, frame_path, time.time()),
             )
-        return seq
+
+    def prune_frames(self, *, keep_games: int) -> tuple[int, int]:
+        """Remove the pictures of all but the ``keep_games`` most recent games,
+        oldest first, never those of an unfinished game; their events stay
+        (without a frame). Returns ``(files removed, bytes freed)``."""
+        ids = [int(i) for (i,) in self._db.execute("SELECT id FROM games ORDER BY id DESC")]
+        unfinished = {int(i) for (i,) in self._db.execute("SELECT id FROM games WHERE finished IS NULL")}
+        old = [i for i in ids[max(0, keep_games):] if i not in unfinished]
+        files = freed = 0
+        for gid in reversed(old):  # oldest first
+            folder = os.path.join(self.root, "frames", str(gid))
+            if os.path.isdir(folder):
+                for name in os.listdir(folder):
+                    path = os.path.join(folder, name)
+                    try:
+                        size = os.path.getsize(path)
+                        os.remove(path)
+                    except OSError:
+                        continue
+                    files, freed = files + 1, freed + size
+                try:
+                    os.rmdir(folder)
+                except OSError:
+                    pass
+            self._db.execute("UPDATE events SET frame=NULL WHERE game_id=? AND frame IS NOT NULL", (gid,))
+        return files, freed
+
+    def maintain(self, *, keep_games: int | None) -> dict:
+        """Now and then (the app calls it at start): prune old games' pictures
+        (:meth:`prune_frames`, ``keep_games`` None: keep all) and vacuum the
+        database when a quarter of it or more is free pages. Returns what was done."""
+        done = {"files": 0, "bytes": 0, "vacuumed": False}
+        if keep_games is not None:
+            done["files"], done["bytes"] = self.prune_frames(keep_games=keep_games)
+        pages = self._db.execute("PRAGMA page_count").fetchone()[0]
+        free = self._db.execute("PRAGMA freelist_count").fetchone()[0]
+        if pages and free * 4 >= pages and free > 64:
+            try:
+                self._db.execute("VACUUM")
+                done["vacuumed"] = True
+            except sqlite3.OperationalError as e:  # no room for the copy: next time
+                log.warning("vacuum skipped: %s", e)
+        return done
 
     def _next_seq(self, game_id: int) -> int:
         row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id=?", (game_id,)).fetchone()

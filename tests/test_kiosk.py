@@ -1,8 +1,8 @@
 """The kiosk install: the systemd unit and the config it writes (dry run)."""
 
 import configparser
-import re
 import os
+import re
 import shutil
 import subprocess
 

@@ -96,7 +96,10 @@ def _make_app(cfg, driver):
             i18n.set_language(self.language)
             data_dir = self.cfg["app"]["data_dir"]
             self.session = GameSession(Store(data_dir), area=load_tray_area(data_dir),
-                                       recorder=open_recorder(data_dir))
+                                       recorder=open_recorder(data_dir),
+                                       keep_frame_games=self.cfg["app"]["keep_frame_games"],
+                                       keep_recorded=self.cfg["app"]["keep_recorded"])
+            self.session.maintain()  # storage bounded: old pictures removed, the database vacuumed now and then
             self.camera, self.demo = open_table_camera(self.cfg["camera"], data_dir)
             self.watcher = ThrowWatcher(self.session)
             self.table = TableController(self.session, self, camera=self.camera, demo=self.demo,

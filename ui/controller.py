@@ -291,6 +291,9 @@ class TableController:
             self.open_correction("ask")
         elif change.kind == "decision":
             self.message = ""
+        elif change.kind == "card_full":
+            notice = i18n._("The memory card is full: the game goes on without pictures.")
+            self.message = f"{self.message}\n{notice}" if self.message else notice
         elif change.kind == "undo":
             self.message = i18n._("Undone.")
             self.last_dice = []
