@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import inspect
 import logging
+import os
 import random
 import sqlite3
 from dataclasses import dataclass, field
@@ -87,7 +88,7 @@ class ReadResult:
 
 @dataclass(frozen=True)
 class Change:
-    """What changed: ``kind`` is ``"start"``, ``"throw"``, ``"decision"``, ``"event"``
+    """What changed: ``kind`` is ``"start"``, ``"resume"`` (a stored game loaded), ``"throw"``, ``"decision"``, ``"event"``
     (any other event, :meth:`GameSession.apply`), ``"undo"``, ``"read"`` (a frame
     read that was not scored), ``"card_full"`` (a throw saved without its
     picture: the card is full) or ``"over"``; ``result`` the
@@ -153,6 +154,7 @@ class GameSession:
         new = cls(players, first=first)
         self.maintain()
         self.game_id = self.store.new_game(list(new.players), first=first, game=cls.name)
+        self._frames = {}
         game = new
         self.game = game
         self._emit(Change("start"))
@@ -180,8 +182,26 @@ class GameSession:
             return False
         saved = self.store.load(gid)
         self.game, self.game_id = saved.game, saved.id
-        self._emit(Change("start"))
+        self._frames = dict(saved.frames)
+        self._emit(Change("resume"))
         return True
+
+    def last_throw_frame(self) -> np.ndarray | None:
+        """The stored picture of the last event when it is a throw
+        (``H×W×3 uint8 BGR``), or None (no throw last, no picture kept, or
+        an unreadable file)."""
+        game = self.game
+        if game is None or not game.events or "throw" not in game.event_to_json(game.events[-1]):
+            return None
+        seq = len(game.events)
+        path = getattr(self, "_frames", {}).get(seq)
+        if path is None:
+            path = next((fr for s, _, fr in self.store.events(self.game_id) if s == seq), None)
+        if not path or not os.path.exists(path):
+            return None
+        import cv2
+
+        return cv2.imread(path, cv2.IMREAD_COLOR)
 
     def end_unfinished(self, game_id: int) -> None:
         """End an unfinished game without a winner, because the players said so

@@ -174,3 +174,20 @@ def test_the_last_throw_ends_the_game_on_the_end_screen(table):
         if s.game.is_over:
             break
     assert s.game.is_over and view.screen == "end" and view.beeps[-1] == "win" and view.ended == "Sarah"
+
+
+def test_after_a_restart_resume_shows_the_last_throws_result_and_picture(tmp_path):
+    store = Store(str(tmp_path))
+    s = GameSession(store)
+    s.start(["Sarah", "Tim"], first=0)
+    picture = np.full((48, 64, 3), 77, np.uint8)
+    s.throw([6, 4, 1, 1, 1, 1, 1, 1], frame=picture)
+    store.close()
+    view = RecordingView()
+    c = TableController(GameSession(Store(str(tmp_path))), view)  # the app after a restart
+    assert c.resume()
+    assert view.screen == "game" and "10" in c.message
+    assert c.last_frame is not None and c.last_frame.shape == picture.shape
+    assert abs(int(c.last_frame.mean()) - 77) <= 2  # the stored JPEG of the throw
+    c.action("wrong")
+    assert view.corrections[-1]["frame"] is c.last_frame and view.corrections[-1]["values"] == [6, 4, 1, 1, 1, 1, 1, 1]

@@ -119,6 +119,8 @@ def _make_app(cfg, driver):
             threading.Thread(target=self._watch_loop, name="watch", daemon=True).start()
             self._open_hardware()
             self._notify_systemd()
+            # After a restart (a power cut, a reboot), the unfinished games are offered at once.
+            Clock.schedule_once(lambda dt: self.offer_resume(), 0.2)
             if driver is not None:
                 Clock.schedule_once(lambda dt: driver(self), 0.3)
             return self.sm
@@ -326,7 +328,22 @@ def _make_app(cfg, driver):
             self.table.rematch()
 
         def resume(self):
-            self.table.resume()
+            """Resume: the unfinished game, or a choice when there are several."""
+            games = self.session.store.unfinished_games()
+            if len(games) > 1:
+                self.offer_resume(games)
+            else:
+                self.table.resume()
+
+        def offer_resume(self, games=None):
+            """Offer the unfinished games (after a restart, at once)."""
+            games = self.session.store.unfinished_games() if games is None else games
+            if games and self.dialog is None:
+                self._open_dialog(S.ResumeDialog(games, self.table.resume, self.end_unfinished))
+
+        def end_unfinished(self, game_id: int):
+            self.session.end_unfinished(game_id)
+            self.start_screen.refresh()
 
         def show_start(self):
             self.start_screen.refresh()

@@ -266,17 +266,23 @@ class TableController:
         if game is not None:
             self.session.start(list(game.players))
 
-    def resume(self) -> bool:
-        """Resume the unfinished game, if any."""
-        return self.session.resume()
+    def resume(self, game_id: int | None = None) -> bool:
+        """Resume unfinished game ``game_id`` (the most recent when None), if any."""
+        return self.session.resume(game_id)
 
     def on_change(self, change: Change) -> None:
         """The session changed: update what is shown (call on the UI thread)."""
         game = self.session.game
-        if change.kind == "start":
+        if change.kind in ("start", "resume"):
             self.last_dice, self.last_frame, self.pending, self.message = [], None, None, ""
+            if change.kind == "resume" and game.last_result is not None and self.can_correct():
+                # As it was before the restart: the last throw's result and picture ("Wrong?").
+                self.last_frame = self.session.last_throw_frame()
+                self.message = result_text(game.last_result, game.players)
             self.view.setup_game(game)
-            self.view.show("game")
+            self.view.show("end" if game.is_over else "game")
+            if game.is_over:
+                self.view.show_end(game)
         elif change.kind == "throw":
             self.highlight = change.result.formed_by
             self.message = result_text(change.result, game.players)

@@ -9,7 +9,8 @@ read at rest, STOP/CONTINUE due), ``game.png`` (set a die aside, throw 7,
 risk meter), ``correction.png`` (a read with a die missing), ``undo.png``
 (the undo question), ``pin.png`` (the settings PIN pad), ``settings.png``,
 ``calibrate.png`` (four tray corners touched on the still picture), ``end.png``
-(winner and how the game went), ``end-sheets.png`` (the final sheets).
+(winner and how the game went), ``end-sheets.png`` (the final sheets),
+``resume.png`` (the unfinished games offered after a restart).
 
 Example::
 
@@ -27,7 +28,7 @@ import tempfile
 __all__ = ["snapshot", "drive", "enter_players", "wait_for", "touch_picture", "SCREENS", "winning_values"]
 
 #: The PNG files written, in order.
-SCREENS = ("start", "decision", "game", "correction", "undo", "pin", "settings", "calibrate", "end", "end-sheets")
+SCREENS = ("start", "decision", "game", "correction", "undo", "pin", "settings", "calibrate", "end", "end-sheets", "resume")
 
 
 def winning_values(target: int, n: int) -> list[int]:
@@ -203,6 +204,12 @@ def _script(app, outdir, report):
     app.end_screen.toggle_sheets()
     yield 0.4
     report["files"].append(shot(Window, outdir, "end-sheets", report))
+    # Two games left unfinished, as a restart finds them: the choice offered at once.
+    for names in (["Sarah", "Tim", "Maria"], ["Anna", "Ben"]):
+        session.store.new_game(names, first=0)
+    app.offer_resume()
+    yield 0.4
+    report["files"].append(shot(Window, outdir, "resume", report))
     report["screens"] = [os.path.basename(f)[:-4] for f in report["files"]]
 
 

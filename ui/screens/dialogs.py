@@ -14,9 +14,9 @@ from companion.i18n import _
 from ..widgets import (
     SYMBOL_FONT,
 )
-from .common import GREY, RED, TOUCH, big_button, button_bar, pressed, small_button, wrapped
+from .common import BLUE, GREY, RED, TOUCH, big_button, button_bar, pressed, small_button, wrapped
 
-__all__ = ["UndoDialog", "PinDialog", "MenuDialog"]
+__all__ = ["UndoDialog", "PinDialog", "MenuDialog", "ResumeDialog"]
 
 
 class UndoDialog(ModalView):
@@ -89,3 +89,62 @@ class MenuDialog(ModalView):
             box.add_widget(pressed(small_button(text, height=TOUCH + dp(8), font_size="18sp"),
                                    lambda cb=cb: (self.dismiss(), cb())))
         self.add_widget(box)
+
+
+class ResumeDialog(ModalView):
+    """The unfinished games, newest first: Resume one, or End one (asked first).
+
+    ``games``: :class:`companion.storage.StoredGame` rows; ``on_resume(id)``
+    and ``on_end(id)`` do it. Offered at once after a restart, and by the
+    start screen's Resume when more than one game is unfinished.
+    """
+
+    def __init__(self, games, on_resume, on_end, **kw):
+        super().__init__(size_hint=(0.94, 0.94), **kw)
+        self.on_resume, self.on_end = on_resume, on_end
+        box = BoxLayout(orientation="vertical", padding=10, spacing=8)
+        box.add_widget(Label(text=_("Unfinished games"), font_size="22sp", bold=True, size_hint_y=None,
+                             height=dp(36)))
+        self.rows = BoxLayout(orientation="vertical", spacing=6)
+        box.add_widget(self.rows)
+        self.games = list(games)[:4]
+        self._fill()
+        box.add_widget(pressed(small_button(_("New game"), height=TOUCH + dp(8), font_size="18sp"), self.dismiss))
+        self.add_widget(box)
+
+    def _fill(self, asking: int | None = None):
+        import time
+
+        self.rows.clear_widgets()
+        for g in self.games:
+            row = BoxLayout(spacing=6, size_hint_y=None, height=TOUCH + dp(8))
+            when = time.strftime("%d.%m. %H:%M", time.localtime(g.started))
+            if g.id == asking:
+                text = _("End the game of {names} without a winner?").format(names=", ".join(g.players))
+                row.add_widget(wrapped(Label(text=text, font_size="16sp", halign="left", valign="middle")))
+                row.add_widget(pressed(big_button(_("End it"), RED, font_size="17sp", size_hint_x=0.25),
+                                       lambda gid=g.id: self._end(gid)))
+                row.add_widget(pressed(big_button(_("Keep it"), GREY, font_size="17sp", size_hint_x=0.25),
+                                       self._fill))
+            else:
+                text = f"{', '.join(g.players)}  ·  {when}"
+                row.add_widget(wrapped(Label(text=text, font_size="17sp", halign="left", valign="middle",
+                                             shorten=True)))
+                row.add_widget(pressed(big_button(_("Resume"), BLUE, font_size="17sp", size_hint_x=0.25),
+                                       lambda gid=g.id: self._resume(gid)))
+                row.add_widget(pressed(small_button(_("End…"), size_hint_x=0.18, size_hint_y=1),
+                                       lambda gid=g.id: self._fill(gid)))
+            self.rows.add_widget(row)
+        self.rows.add_widget(Label())
+
+    def _resume(self, gid: int):
+        self.dismiss()
+        self.on_resume(gid)
+
+    def _end(self, gid: int):
+        self.on_end(gid)
+        self.games = [g for g in self.games if g.id != gid]
+        if self.games:
+            self._fill()
+        else:
+            self.dismiss()
