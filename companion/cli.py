@@ -8,6 +8,7 @@
     companion replay [--json] SCRIPT.jsonl...
     companion games [--json] [--config F]
     companion export [--config F] ID > game.jsonl
+    companion stats [--json] [--config F]
     companion eval-vision [--workers N] LABELS.json
     companion odds [--json]
     companion calibrate [--config F] [--image IMAGE] [--corners "X,Y;X,Y;..."]
@@ -60,6 +61,10 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("id", type=int, metavar="ID", help="the game's id (see: companion games)")
     ex.add_argument("--config", help="config file (TOML): data_dir")
 
+    st = sub.add_parser("stats", help="each player's games, wins, rows completed, misthrows and longest march")
+    st.add_argument("--json", action="store_true", help="one JSON line per player")
+    st.add_argument("--config", help="config file (TOML): data_dir")
+
     c = sub.add_parser("calibrate", help="find the dice tray and the dice size; store them for the app")
     c.add_argument("--config", help="config file (TOML): camera and data_dir")
     c.add_argument("--image", help="calibrate from this photo instead of the camera")
@@ -92,6 +97,8 @@ def main(argv: list[str] | None = None) -> int:
         return _games(args)
     if args.command == "export":
         return _export(args)
+    if args.command == "stats":
+        return _stats(args)
     if args.command == "eval-vision":
         return _eval(args)
     if args.command == "odds":
@@ -236,6 +243,27 @@ def _games(args) -> int:
                 print(f"{g.id:>5}  {g.game:<12} {date}  {', '.join(g.players)}  ({g.events} events, {result})")
     finally:
         store.close()
+    return 0
+
+
+def _stats(args) -> int:
+    from .stats import totals
+
+    store = _open_store(args.config)
+    if store is None:
+        return 2
+    try:
+        rows = totals(store)
+    finally:
+        store.close()
+    if args.json:
+        for t in rows:
+            print(json.dumps(t.to_dict()), flush=True)
+        return 0
+    print("player | games | wins | rows completed | misthrows | longest march")
+    print("-------+-------+------+----------------+-----------+--------------")
+    for t in rows:
+        print(f"{t.name} | {t.games} | {t.wins} | {t.rows_completed} | {t.misthrows} | {t.longest_march}")
     return 0
 
 

@@ -1,4 +1,5 @@
-"""How a game went, for the end screen: turns, throws, marks and misthrows per player.
+"""How a game went, for the end screen: turns, throws, marks and misthrows per player;
+and across the stored games, each player's totals and a group's rematch tally.
 
 Worked out by replaying the game's events on a fresh board, so it needs
 nothing but the event stack (python-chess style: the moves are the record).
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 
 from .durchmarsch import Durchmarsch, Throw
 
-__all__ = ["PlayerStats", "game_stats"]
+__all__ = ["PlayerStats", "game_stats", "PlayerTotals", "totals", "rematch_tally", "throw_history"]
 
 
 @dataclass(frozen=True)
@@ -73,3 +74,90 @@ def game_stats(game: Durchmarsch) -> tuple[PlayerStats, ...]:
             rows_struck=sum(r.struck for r in sheet.rows),
             best_turn=best[i], eliminated=sheet.eliminated))
     return tuple(out)
+
+
+@dataclass(frozen=True)
+class PlayerTotals:
+    """One player's games across the store (names told apart as people read
+    them: :func:`companion.game.name_key`).
+
+    ``games``: Durchmarsch games played to the end; ``wins``; ``rows_completed``:
+    rows with every number crossed off; ``misthrows``; ``longest_march``: most
+    numbers crossed off in one turn, in any game.
+    """
+
+    name: str
+    games: int
+    wins: int
+    rows_completed: int
+    misthrows: int
+    longest_march: int
+
+    def to_dict(self) -> dict:
+        """JSON-ready form (``companion stats --json``)."""
+        return {"name": self.name, "games": self.games, "wins": self.wins, "rows_completed": self.rows_completed,
+                "misthrows": self.misthrows, "longest_march": self.longest_march}
+
+
+def totals(store) -> list[PlayerTotals]:
+    """Every player's totals over the finished Durchmarsch games of ``store``
+    (a :class:`companion.storage.Store`), most wins first. A game that cannot
+    be read is left out (the log says which)."""
+    import logging
+
+    from .game import name_key
+    from .storage import StorageError
+
+    acc: dict[str, dict] = {}
+    for g in store.games():
+        if g.game != "durchmarsch" or g.finished is None or g.winner is None:
+            continue
+        try:
+            game = store.load(g.id).game
+        except StorageError as e:
+            logging.getLogger(__name__).warning("stats: %s", e)
+            continue
+        for s, sheet in zip(game_stats(game), game.sheets):
+            a = acc.setdefault(name_key(s.name), {"name": s.name, "games": 0, "wins": 0, "rows_completed": 0,
+                                                  "misthrows": 0, "longest_march": 0})
+            a["games"] += 1
+            a["wins"] += s.name == game.winner
+            a["rows_completed"] += sum(r.complete for r in sheet.rows)
+            a["misthrows"] += s.misthrows
+            a["longest_march"] = max(a["longest_march"], s.best_turn)
+    out = [PlayerTotals(**a) for a in acc.values()]
+    return sorted(out, key=lambda t: (-t.wins, -t.games, t.name.casefold()))
+
+
+def rematch_tally(store, players) -> dict[str, int]:
+    """Wins per player over the finished games of this group (the same
+    players, in any seats): the tally a rematch plays on. ``players``: names."""
+    from .game import name_key
+
+    group = sorted(name_key(p) for p in players)
+    tally = {p: 0 for p in players}
+    by_key = {name_key(p): p for p in players}
+    for g in store.games():
+        if g.finished is None or g.winner is None or sorted(name_key(p) for p in g.players) != group:
+            continue
+        tally[by_key[name_key(g.winner)]] += 1
+    return tally
+
+
+def throw_history(game: Durchmarsch) -> list:
+    """The throws of ``game`` in order, each a :class:`companion.durchmarsch.ThrowResult`
+    (who, values, target, the dice that formed it or a misthrow), for the history panel.
+
+    >>> g = Durchmarsch(["Sarah", "Tim"])
+    >>> _ = g.throw([6, 4, 1, 1, 1, 1, 1, 1]); g.decide("stop"); _ = g.throw([1] * 8)
+    >>> [(g.players[r.player], r.target, r.success) for r in throw_history(g)]
+    [('Sarah', 10, True), ('Tim', 10, False)]
+    """
+    board = Durchmarsch(game.players, first=game.first)
+    out = []
+    for ev in game.events:
+        if isinstance(ev, Throw):
+            out.append(board.throw(ev.values))
+        else:
+            board.decide(ev.decision)
+    return out

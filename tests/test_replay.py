@@ -142,3 +142,33 @@ def test_games_and_export_commands(tmp_path, capsys):
     assert lines[0] == {"players": ["Sarah", "Tim", "Maria"]} and lines[-1] == {"roll": [1] * 8}
     code, _, err = run(capsys, "export", "99", "--config", str(cfg))
     assert code == 2 and "no game 99" in err
+
+
+def test_stats_per_player_across_games_and_the_rematch_tally(tmp_path, capsys):
+    from companion.stats import rematch_tally, totals
+
+    store = Store(str(tmp_path / "data"))
+    s = GameSession(store)
+    for winner_first in (True, False, True):
+        names = ["Sarah", "Tim"] if winner_first else ["tim", "Sarah"]  # "tim" is Tim
+        s.start(names, first=0)
+        for target in (10, 9, 8, 7, 6, 5, 4, 3):  # the first marks and stops, the other misthrows
+            s.throw([6, target - 6] + [1] * 6 if target > 6 else [target] + [1] * 7)
+            s.decide("stop")
+            s.throw([1] * 8)
+            if s.game.is_over:
+                break
+    s.start(["Sarah", "Ben"], first=0)  # unfinished: not counted
+    by = {t.name.casefold(): t for t in totals(store)}
+    assert by["sarah"].games == 3 and by["sarah"].wins == 2 and by["tim"].wins == 1
+    assert by["sarah"].misthrows == 8 and by["sarah"].longest_march == 1
+    assert rematch_tally(store, ["Tim", "Sarah"]) == {"Tim": 1, "Sarah": 2}
+    store.close()
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'[app]\ndata_dir = "{tmp_path / "data"}"\n')
+    code, out, _ = run(capsys, "stats", "--json", "--config", str(cfg))
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and lines[0]["name"] == "Sarah" and lines[0]["wins"] == 2
+    assert set(lines[0]) == {"name", "games", "wins", "rows_completed", "misthrows", "longest_march"}
+    code, out, _ = run(capsys, "stats", "--config", str(cfg))
+    assert code == 0 and "longest march" in out and "Sarah | 3 | 2" in out

@@ -353,6 +353,16 @@ def _make_app(cfg, driver):
         def open_menu(self):
             self._open_dialog(S.MenuDialog(self))
 
+        def open_history(self):
+            """This game's throws, the players' totals and the rematch tally."""
+            if self.session.game is not None:
+                self._open_dialog(S.HistoryDialog(self.session.game, self.session.store))
+
+        def open_rules(self):
+            """The rules card of the game, in the screen's language."""
+            game = self.session.game.name if self.session.game is not None else "durchmarsch"
+            self._open_dialog(S.RulesDialog(game, self.language))
+
         def _open_dialog(self, dialog):
             self.dialog = dialog
             dialog.bind(on_dismiss=lambda *_: self._dialog_closed(dialog))

@@ -10,7 +10,8 @@ risk meter), ``correction.png`` (a read with a die missing), ``undo.png``
 (the undo question), ``pin.png`` (the settings PIN pad), ``settings.png``,
 ``calibrate.png`` (four tray corners touched on the still picture), ``end.png``
 (winner and how the game went), ``end-sheets.png`` (the final sheets),
-``resume.png`` (the unfinished games offered after a restart).
+``resume.png`` (the unfinished games offered after a restart), ``history.png``
+(this game's throws, the players' totals, the rematch tally), ``rules.png`` (the rules card).
 
 Example::
 
@@ -28,7 +29,8 @@ import tempfile
 __all__ = ["snapshot", "drive", "enter_players", "wait_for", "touch_picture", "SCREENS", "winning_values"]
 
 #: The PNG files written, in order.
-SCREENS = ("start", "decision", "game", "correction", "undo", "pin", "settings", "calibrate", "end", "end-sheets", "resume")
+SCREENS = ("start", "decision", "game", "correction", "undo", "pin", "settings", "calibrate", "end", "end-sheets",
+           "resume", "history", "rules")
 
 
 def winning_values(target: int, n: int) -> list[int]:
@@ -210,6 +212,16 @@ def _script(app, outdir, report):
     app.offer_resume()
     yield 0.4
     report["files"].append(shot(Window, outdir, "resume", report))
+    app.dialog.dismiss()
+    yield 0.3
+    app.open_history()
+    yield 0.4
+    report["files"].append(shot(Window, outdir, "history", report))
+    app.dialog.dismiss()
+    yield 0.3
+    app.open_rules()
+    yield 0.4
+    report["files"].append(shot(Window, outdir, "rules", report))
     report["screens"] = [os.path.basename(f)[:-4] for f in report["files"]]
 
 

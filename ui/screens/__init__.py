@@ -13,11 +13,11 @@ One screen per module; :mod:`ui.screens.common` holds what they share.
 from .calibration import CalibrationScreen
 from .common import BG, TOUCH
 from .correction import CorrectionScreen
-from .dialogs import MenuDialog, PinDialog, ResumeDialog, UndoDialog
+from .dialogs import HistoryDialog, MenuDialog, PinDialog, ResumeDialog, RulesDialog, UndoDialog
 from .end import EndScreen
 from .game import GameScreen
 from .settings import SettingsScreen
 from .start import StartScreen
 
 __all__ = ["StartScreen", "GameScreen", "CorrectionScreen", "EndScreen", "SettingsScreen", "CalibrationScreen",
-           "UndoDialog", "PinDialog", "MenuDialog", "ResumeDialog", "TOUCH", "BG"]
+           "UndoDialog", "PinDialog", "MenuDialog", "ResumeDialog", "HistoryDialog", "RulesDialog", "TOUCH", "BG"]

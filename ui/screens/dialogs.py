@@ -16,7 +16,7 @@ from ..widgets import (
 )
 from .common import BLUE, GREY, RED, TOUCH, big_button, button_bar, pressed, small_button, wrapped
 
-__all__ = ["UndoDialog", "PinDialog", "MenuDialog", "ResumeDialog"]
+__all__ = ["UndoDialog", "PinDialog", "MenuDialog", "ResumeDialog", "HistoryDialog", "RulesDialog"]
 
 
 class UndoDialog(ModalView):
@@ -82,9 +82,10 @@ class MenuDialog(ModalView):
     """The game menu: new game, settings, back."""
 
     def __init__(self, app, **kw):
-        super().__init__(size_hint=(0.5, None), height=dp(3) * (TOUCH + 16) + 24, **kw)
+        super().__init__(size_hint=(0.5, None), height=dp(5) * (TOUCH + 16) + 24, **kw)
         box = BoxLayout(orientation="vertical", padding=8, spacing=8)
-        for text, cb in ((_("New game"), app.show_start), (_("Settings"), app.open_settings),
+        for text, cb in ((_("History"), app.open_history), (_("Rules"), app.open_rules),
+                         (_("New game"), app.show_start), (_("Settings"), app.open_settings),
                          (_("Back to the game"), lambda: None)):
             box.add_widget(pressed(small_button(text, height=TOUCH + dp(8), font_size="18sp"),
                                    lambda cb=cb: (self.dismiss(), cb())))
@@ -148,3 +149,69 @@ class ResumeDialog(ModalView):
             self._fill()
         else:
             self.dismiss()
+
+
+class HistoryDialog(ModalView):
+    """This game's throws, newest first (who, values, what they did), each
+    player's totals over earlier games, and this group's rematch tally."""
+
+    def __init__(self, game, store, **kw):
+        from kivy.uix.scrollview import ScrollView
+
+        from companion.prompts import result_text
+        from companion.stats import rematch_tally, throw_history, totals
+
+        super().__init__(size_hint=(0.96, 0.96), **kw)
+        box = BoxLayout(orientation="vertical", padding=8, spacing=6)
+        box.add_widget(Label(text=_("This game's throws"), font_size="20sp", bold=True, size_hint_y=None,
+                             height=dp(32)))
+        scroll = ScrollView(do_scroll_x=False, bar_width=10)
+        rows = GridLayout(cols=1, spacing=2, size_hint_y=None, row_default_height=dp(30), row_force_default=True)
+        rows.bind(minimum_height=rows.setter("height"))
+        history = throw_history(game)
+        for r in reversed(history):
+            text = f"{game.players[r.player]}:  {' '.join(map(str, r.values))}  —  {result_text(r, game.players)}"
+            rows.add_widget(wrapped(Label(text=text, font_size="16sp", halign="left", valign="middle", shorten=True,
+                                          color=(1, 1, 1, 1) if r.success else (1, 0.7, 0.6, 1))))
+        if not history:
+            rows.add_widget(Label(text=_("No throws yet."), font_size="16sp"))
+        scroll.add_widget(rows)
+        box.add_widget(scroll)
+        mine = {n.casefold() for n in game.players}
+        known = [t for t in totals(store) if t.name.casefold() in mine]
+        tally = rematch_tally(store, game.players)
+        table = GridLayout(cols=5, spacing=2, size_hint_y=None, height=dp(26) * (len(known) + 1))
+        for h in (_("Player"), _("Games"), _("Wins"), _("Rows completed"), _("Longest march")):
+            table.add_widget(wrapped(Label(text=h, bold=True, font_size="14sp", halign="center", valign="middle",
+                                           color=(0.75, 0.8, 0.9, 1))))
+        for t in known:
+            for c in (t.name, t.games, t.wins, t.rows_completed, t.longest_march):
+                table.add_widget(Label(text=str(c), font_size="15sp"))
+        box.add_widget(table)
+        box.add_widget(Label(text=_("Rematch tally: {tally}").format(
+            tally=", ".join(f"{n} {w}" for n, w in tally.items())), font_size="16sp", size_hint_y=None, height=dp(28)))
+        box.add_widget(pressed(small_button(_("Back to the game"), font_size="17sp"), self.dismiss))
+        self.add_widget(box)
+
+
+class RulesDialog(ModalView):
+    """The short rules card of ``game`` in language ``lang`` (from the rulebook;
+    :func:`companion.rules_card.card`), scrollable."""
+
+    def __init__(self, game: str, lang: str, **kw):
+        from kivy.uix.scrollview import ScrollView
+
+        from companion.rules_card import card, to_kivy_markup
+
+        super().__init__(size_hint=(0.96, 0.96), **kw)
+        box = BoxLayout(orientation="vertical", padding=8, spacing=6)
+        scroll = ScrollView(do_scroll_x=False, bar_width=10, scroll_type=["bars", "content"])
+        size = dp(17)
+        text = Label(text=to_kivy_markup(card(game, lang), font_size=size), markup=True, font_size=size,
+                     halign="left", valign="top", size_hint_y=None)
+        text.bind(width=lambda w, v: setattr(w, "text_size", (v - dp(16), None)),
+                  texture_size=lambda w, s: setattr(w, "height", s[1]))
+        scroll.add_widget(text)
+        box.add_widget(scroll)
+        box.add_widget(pressed(small_button(_("Close"), font_size="17sp"), self.dismiss))
+        self.add_widget(box)

@@ -42,6 +42,9 @@ class StartScreen(Screen):
             top.add_widget(b)
         self.settings_btn = pressed(Button(text="\u2699", font_name=SYMBOL_FONT, font_size="26sp",
                                            size_hint_x=None, width=dp(56)), app.open_settings)
+        self.rules_btn = pressed(Button(text="?", font_size="24sp", bold=True, size_hint_x=None, width=dp(48)),
+                                 app.open_rules)
+        top.add_widget(self.rules_btn)
         top.add_widget(self.settings_btn)
         root.add_widget(top)
         self.recent_box = BoxLayout(size_hint_y=None, height=TOUCH, spacing=6)
