@@ -8,6 +8,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 
 __all__ = [
+    "no_lone_word",
     "GREEN",
     "BLUE",
     "RED",
@@ -58,6 +59,17 @@ def small_button(text, **kw):
 
     b.bind(size=fit)
     return b
+
+
+def no_lone_word(text: str) -> str:
+    """``text`` with each line's last two words joined by a no-break space, so a
+    wrapped prompt never leaves one word alone on its last line.
+
+    >>> no_lone_word("deux dés qui font 7") == "deux dés qui font\u00a07"
+    True
+    """
+    return "\n".join(line[: i] + "\u00a0" + line[i + 1:] if (i := line.rstrip().rfind(" ")) > 0 else line
+                     for line in text.split("\n"))
 
 
 def backdrop(widget, rgba=BG):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
@@ -16,7 +17,7 @@ from ..widgets import (
     RiskMeter,
     SheetView,
 )
-from .common import BLUE, GREEN, RED, TOUCH, backdrop, big_button, button_bar, pressed, small_button, wrapped
+from .common import BLUE, GREEN, RED, TOUCH, backdrop, big_button, button_bar, no_lone_word, pressed, small_button, wrapped
 
 __all__ = ["GameScreen"]
 
@@ -31,8 +32,15 @@ class GameScreen(Screen):
         root = BoxLayout(orientation="horizontal", padding=6, spacing=6)
         backdrop(root)
         left = BoxLayout(orientation="vertical", spacing=6, size_hint_x=0.42)
-        self.camera_view = CameraView()
-        left.add_widget(self.camera_view)
+        picture = FloatLayout()
+        self.camera_view = CameraView(size_hint=(1, 1), pos_hint={"x": 0, "y": 0})
+        picture.add_widget(self.camera_view)
+        if app.demo:  # say so: the dice on the screen are drawn, no camera is attached
+            badge = Label(text=_("DEMO: no camera; THROW draws dice"), font_size="13sp", bold=True,
+                          color=(1, 0.85, 0.3, 1), size_hint=(1, None), height=dp(22), pos_hint={"x": 0, "top": 1})
+            backdrop(badge, (0, 0, 0, 0.55))
+            picture.add_widget(badge)
+        left.add_widget(picture)
         self.meter = RiskMeter(size_hint_y=None, height=dp(40))
         left.add_widget(self.meter)
         self.prompt = wrapped(Label(text="", font_size="16sp", bold=True, halign="center", valign="middle",
@@ -79,7 +87,7 @@ class GameScreen(Screen):
         self.throw_btn.disabled = due or game.is_over or self.app.reading
         self.undo_btn.disabled = not game.events
         self.wrong_btn.disabled = not self.app.can_correct()
-        self.prompt.text = (message + "\n" if message else "") + prompt(game)
+        self.prompt.text = no_lone_word((message + "\n" if message else "") + prompt(game))
         self.show_odds(game)
 
     def show_odds(self, game):
