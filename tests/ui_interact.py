@@ -79,11 +79,11 @@ def table(app, rep, Window):
     yield from throw(app, [6, 4, 2, 2, 3, 3, 1, 1])
     yield 0.2
     rep["after_throw"] = {"decision_due": g.decision_due, "leds": [stop_led.state, cont_led.state],
-                          "prompt": app.game_screen.prompt.text, "meter": app.game_screen.meter.bar.text}
+                          "prompt": app.game_screen.prompt.text.replace("\u00a0", " "), "meter": app.game_screen.meter.bar.text}
     # CONTINUE by GPIO: set a die aside, 7 dice for 9.
     press(app.buttons.continue_.pin)
     yield 0.3
-    rep["after_continue"] = {"dice": g.dice_to_throw, "prompt": app.game_screen.prompt.text,
+    rep["after_continue"] = {"dice": g.dice_to_throw, "prompt": app.game_screen.prompt.text.replace("\u00a0", " "),
                              "leds": [stop_led.state, cont_led.state]}
     # A misthrow for 9 ... that was really a 9: tap Wrong? and fix one die.
     yield from throw(app, [6, 2, 1, 1, 1, 1, 1])
@@ -205,7 +205,7 @@ def resume(app, rep, Window):
     yield 0.3
     rep["screen"] = app.sm.current
     rep["state"] = app.session.game.to_dict()
-    rep["prompt"] = app.game_screen.prompt.text
+    rep["prompt"] = app.game_screen.prompt.text.replace("\u00a0", " ")
 
 
 def main():
