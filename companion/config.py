@@ -22,7 +22,7 @@ Example file::
     [app]
     data_dir = "~/.local/share/dice-companion"
     language = "en"      # de | en | fr | it
-    sound = true         # buzzer on success, misthrow and win
+    sound = true         # sounds (speaker and buzzer) on a mark, a misthrow, a win and a question
     odds = true          # the risk meter before each throw
     pin = "1234"         # settings PIN until it is changed on the screen
     keyboard = "auto"    # auto (on-screen when fullscreen) | onscreen | system

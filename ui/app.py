@@ -107,6 +107,9 @@ def _make_app(cfg, driver):
             self.session.subscribe(lambda ch: Clock.schedule_once(lambda dt: self.table.on_change(ch)))
             self.dialog = None
             self.devices = None
+            from hardware.sound import SoundPlayer
+
+            self.sounds = SoundPlayer(os.path.join(data_dir, "sounds"), enabled=self.cfg["app"]["sound"])
             self._latest = None
             self.sm = ScreenManager(transition=NoTransition())
             self._build_screens()
@@ -229,8 +232,12 @@ def _make_app(cfg, driver):
             return isinstance(self.dialog, S.UndoDialog)
 
         def beep(self, event):
+            """A mark, a misthrow, a win or a question: the piezo (where wired) and the audio output."""
             if self.devices is not None:
                 self.devices.beep(event)
+            if self.sounds is not None:
+                self.sounds.enabled = self.cfg["app"]["sound"]
+                self.sounds.play(event)
 
         def update_lights(self):
             if self.devices is not None:
