@@ -61,9 +61,7 @@ def run_app(cfg: dict, *, driver=None, size: tuple[int, int] | None = None) -> i
     Config.set("graphics", "fullscreen", "auto" if cfg["app"].get("fullscreen") else "0")
     Config.set("input", "mouse", "mouse,disable_multitouch")
     Config.set("kivy", "exit_on_escape", "0")
-    kb = cfg["app"].get("keyboard", "auto")
-    if kb == "onscreen" or (kb == "auto" and cfg["app"].get("fullscreen")):
-        Config.set("kivy", "keyboard_mode", "dock")  # the touchscreen's own keyboard
+    # The start screen docks its own keyboard for names (ui/keyboard_layouts.py), one per language.
     app = _make_app(cfg, driver)
     app.run()
     return 0

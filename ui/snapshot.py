@@ -29,8 +29,8 @@ import tempfile
 __all__ = ["snapshot", "drive", "enter_players", "wait_for", "touch_picture", "SCREENS", "winning_values"]
 
 #: The PNG files written, in order.
-SCREENS = ("start", "decision", "game", "correction", "undo", "pin", "settings", "calibrate", "end", "end-sheets",
-           "resume", "history", "rules")
+SCREENS = ("start", "start-keyboard", "decision", "game", "correction", "undo", "pin", "settings", "calibrate",
+           "end", "end-sheets", "resume", "history", "rules")
 
 
 def winning_values(target: int, n: int) -> list[int]:
@@ -141,6 +141,19 @@ def _script(app, outdir, report):
     s.refresh_first()
     yield 0.3
     report["files"].append(shot(Window, outdir, "start", report))
+    # The names keyboard of the language, as on the kiosk's touchscreen: a fourth
+    # name typed by touch, with the language's accents and ⇧ for a capital.
+    s.onscreen = True
+    s.inputs[3].keyboard_mode = "managed"
+    s.show_keyboard(s.inputs[3])
+    for key in {"de": "jürgen", "fr": "zoé", "it": "niccolò"}.get(app.language, "zoe"):
+        s._key(key)
+    yield 0.4
+    report["files"].append(shot(Window, outdir, "start-keyboard", report))
+    report["typed"] = s.inputs[3].text
+    s.inputs[3].text = ""
+    s.hide_keyboard()
+    yield 0.2
     s.start_btn.dispatch("on_release")
     yield 0.3
     session = app.session

@@ -29,9 +29,15 @@ class StartScreen(Screen):
     def __init__(self, app, names=(), **kw):
         super().__init__(name="start", **kw)
         self.app = app
+        kb = app.cfg["app"].get("keyboard", "auto")
+        #: The screen's own keyboard for names (per language: ä ö ü ß é è à ç, ⇧, ⏎ next name).
+        self.onscreen = kb == "onscreen" or (kb == "auto" and app.cfg["app"].get("fullscreen", False))
+        self.keyboard = None
+        self.typing = None
         root = BoxLayout(orientation="vertical", padding=8, spacing=6)
+        self.root_box = root
         backdrop(root)
-        top = BoxLayout(size_hint_y=None, height=dp(52), spacing=6)
+        top = self.top_bar = BoxLayout(size_hint_y=None, height=dp(52), spacing=6)
         top.add_widget(Label(text="Durchmarsch", font_size="28sp", bold=True, size_hint_x=None, width=dp(210)))
         self.lang_buttons = {}
         for code, name in LANGUAGES.items():
@@ -54,7 +60,10 @@ class StartScreen(Screen):
             row = BoxLayout(size_hint_y=None, height=dp(52), spacing=6)
             row.add_widget(Label(text=f"{i + 1}.", font_size="20sp", size_hint_x=None, width=dp(30)))
             t = TextInput(hint_text=_("Player {n}").format(n=i + 1), multiline=False, font_size="22sp",
-                          write_tab=False, text=names[i] if i < len(names) else "")
+                          write_tab=False, text=names[i] if i < len(names) else "",
+                          keyboard_mode="managed" if self.onscreen else "auto")
+            if self.onscreen:
+                t.bind(focus=lambda w, on: self.show_keyboard(w) if on else None)
             t.bind(text=lambda *_: self.refresh_recent())
             self.inputs.append(t)
             row.add_widget(t)
@@ -75,9 +84,63 @@ class StartScreen(Screen):
         root.add_widget(Widget())
         self.resume_btn = pressed(big_button(_("Resume game"), BLUE), app.resume)
         self.start_btn = pressed(big_button(_("Start"), GREEN), self.start)
-        root.add_widget(button_bar([self.resume_btn, self.start_btn]))
+        self.buttons = button_bar([self.resume_btn, self.start_btn])
+        root.add_widget(self.buttons)
         self.add_widget(root)
         self.refresh()
+
+    # -- the on-screen keyboard ----------------------------------------------
+    def show_keyboard(self, field):
+        """Type into ``field`` with the language's keyboard, docked below the
+        names (the field stays in sight; Start comes back after the last name)."""
+        from kivy.uix.vkeyboard import VKeyboard
+
+        from ..keyboard_layouts import auto_shift, layout_path
+
+        self.typing = field
+        if self.keyboard is None:
+            self.keyboard = VKeyboard(layout=layout_path(self.app.language), size_hint_y=None, height=dp(190),
+                                      do_translation=False, do_rotation=False, do_scale=False)
+            self.keyboard.bind(on_key_down=lambda kb, keycode, internal, mods: self._key((keycode, internal)),
+                               on_textinput=lambda kb, text: self._key(text))
+        if self.keyboard.parent is None:
+            # Room for the keyboard: the names stay in sight, the rest folds away until it is put away.
+            self._folded = [(w, w.height) for w in (self.top_bar, self.recent_box, self.first_label)]
+            for w, _h in self._folded:
+                w.opacity, w.disabled, w.height = 0, True, 0
+            self.root_box.remove_widget(self.buttons)
+            self.root_box.add_widget(self.keyboard)
+        self.keyboard.have_capslock = auto_shift(field.text)
+
+    def hide_keyboard(self):
+        """Put the keyboard away; Start and the recent names come back."""
+        if self.keyboard is not None and self.keyboard.parent is not None:
+            self.root_box.remove_widget(self.keyboard)
+            self.root_box.add_widget(self.buttons)
+            for w, h in getattr(self, "_folded", ()):
+                w.opacity, w.disabled, w.height = 1, False, h
+        if self.typing is not None:
+            self.typing.focus = False
+        self.typing = None
+
+    def _key(self, key):
+        from ..keyboard_layouts import apply_key, auto_shift
+
+        field = self.typing
+        if field is None:
+            return
+        field.text, action = apply_key(field.text, key, shift=self.keyboard.have_capslock, max_len=24)
+        if action == "next":
+            i = self.inputs.index(field)
+            if i + 1 < len(self.inputs) and field.text.strip():
+                self.inputs[i + 1].focus = True
+                self.show_keyboard(self.inputs[i + 1])
+            else:
+                self.hide_keyboard()
+        elif action == "shift":
+            self.keyboard.have_capslock = not self.keyboard.have_capslock
+        else:
+            self.keyboard.have_capslock = auto_shift(field.text)
 
     def names(self) -> list[str]:
         """The names typed, in seating order (blank fields skipped)."""
