@@ -114,3 +114,18 @@ def test_the_readme_is_a_short_manual_whose_links_stay_in_the_repository():
             continue
         path = os.path.normpath(os.path.join(ROOT, target.split("#")[0]))
         assert path.startswith(ROOT + os.sep) and os.path.exists(path), target
+
+
+def test_the_readmes_example_config_states_the_codes_defaults():
+    """The README's example config is the defaults (where a line is not marked as the kiosk's)."""
+    import re
+
+    from companion.config import DEFAULTS
+
+    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    block = text.split("[app]", 1)[1].split("\n\n", 1)[0]
+    for key, value in re.findall(r"^\s+(\w+) = (\S+)", block, re.M):
+        if key in DEFAULTS["app"] and key != "data_dir":
+            want = DEFAULTS["app"][key]
+            shown = {"true": True, "false": False}.get(value, value.strip('"'))
+            assert str(shown) == str(want), (key, value, want)

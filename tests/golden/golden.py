@@ -161,6 +161,7 @@ def _normal(text: str) -> str:
     import re
 
     text = re.sub(r"\d \+ \d", "x + y", text)
+    text = re.sub(r"\d{1,2}\.\d{1,2}\. \d{1,2}:\d{2}", "DD.MM. hh:mm", text)  # when a game started
     return re.sub(r"\b\d(?: \d\b)+", "#", text)
 
 
