@@ -191,3 +191,21 @@ def test_after_a_restart_resume_shows_the_last_throws_result_and_picture(tmp_pat
     assert abs(int(c.last_frame.mean()) - 77) <= 2  # the stored JPEG of the throw
     c.action("wrong")
     assert view.corrections[-1]["frame"] is c.last_frame and view.corrections[-1]["values"] == [6, 4, 1, 1, 1, 1, 1, 1]
+
+
+def test_on_the_correction_screen_continue_confirms_once_the_count_is_right_and_stop_goes_back(table):
+    c, view = table
+    view.correction_values = lambda: (list(view.shown), 8, "ask")
+    dice = tuple(_die(v, 10.0 * i) for i, v in enumerate([6, 4, 1, 1, 1, 1, 1]))
+    c.read_done(FRAME, ReadResult(dice, tuple(d.value for d in dice), 8, (Reason.WRONG_COUNT,)))
+    view.shown = [6, 4, 1, 1, 1, 1, 1]  # seven shown, eight thrown: CONTINUE does nothing yet
+    c.action("continue")
+    assert view.screen == "correction" and c.session.game.events == ()
+    view.shown = [6, 4, 1, 1, 1, 1, 1, 2]
+    c.action("continue")
+    assert view.screen == "game" and c.session.game.last_result.values == (6, 4, 1, 1, 1, 1, 1, 2)
+    c.action("stop")  # the game's decision: Sarah stops
+    dice = tuple(_die(v, 10.0 * i) for i, v in enumerate([1, 1, 1]))
+    c.read_done(FRAME, ReadResult(dice, (1, 1, 1), 8, (Reason.WRONG_COUNT,)))
+    c.action("stop")  # on the correction screen: back to the game, nothing scored
+    assert view.screen == "game" and len(c.session.game.events) == 2

@@ -216,6 +216,10 @@ def _make_app(cfg, driver):
             self.correction_screen.open(values, frame, mode=mode, due=due, dice=dice, why=why)
             self.sm.current = "correction"
 
+        def correction_values(self):
+            c = self.correction_screen
+            return list(c.values), c.due, c.mode
+
         def correction_error(self, text):
             self.correction_screen.preview.text = text
 

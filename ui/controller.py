@@ -62,6 +62,7 @@ class View(Protocol):
     def beep(self, event: str) -> None: ...
     def update_lights(self) -> None: ...
     def start_read(self) -> None: ...
+    def correction_values(self) -> tuple[list[int], int, str]: ...  # (values shown, dice due, mode)
 
 
 class TableController:
@@ -130,6 +131,15 @@ class TableController:
                 self.view.close_undo()
             return
         screen = self.view.current()
+        if screen == "correction":
+            # CONTINUE confirms the dice shown once their count is the count thrown; STOP goes back.
+            values, due, mode = self.view.correction_values()
+            if action == "continue" and len(values) == due:
+                self.confirm_correction(values, mode)
+            elif action == "stop":
+                self.view.show("game")
+                self.view.refresh()
+            return
         if screen not in ("game", "end"):
             return
         try:

@@ -76,6 +76,7 @@ class CorrectionScreen(Screen):
         self.mode, self.due = mode, due
         self.values = [int(v) for v in values]
         self.selected = None
+        self.frame, self.dice = frame, list(dice)
         self.again_btn.disabled = mode != "ask"
         if frame is not None:
             self.picture.show_frame(annotate(frame, list(dice), confidence=False) if dice else frame)
@@ -104,8 +105,14 @@ class CorrectionScreen(Screen):
         self.preview.text = outcome_text(self.values, form_target(self.values, target), target)
 
     def select(self, i: int):
+        """Select die ``i`` (tap again: none); the photo highlights it where it was read."""
+        from vision.reader import annotate
+
         self.selected = None if self.selected == i else i
         self.redraw()
+        if self.frame is not None and self.dice:
+            marked = (self.selected,) if self.selected is not None and self.selected < len(self.dice) else ()
+            self.picture.show_frame(annotate(self.frame, self.dice, highlight=marked, confidence=False))
 
     def set_value(self, v: int):
         if self.selected is not None:

@@ -14,6 +14,7 @@ from companion.prompts import prompt
 
 from ..widgets import (
     CameraView,
+    DieButton,
     RiskMeter,
     SheetView,
 )
@@ -41,6 +42,10 @@ class GameScreen(Screen):
             backdrop(badge, (0, 0, 0, 0.55))
             picture.add_widget(badge)
         left.add_widget(picture)
+        # What the reader read, as large die faces (the dice that formed the target raised).
+        self.dice_row = BoxLayout(size_hint_y=None, height=dp(40), spacing=2)
+        left.add_widget(self.dice_row)
+        self._shown_dice = None
         self.meter = RiskMeter(size_hint_y=None, height=dp(40))
         left.add_widget(self.meter)
         self.prompt = wrapped(Label(text="", font_size="16sp", bold=True, halign="center", valign="middle",
@@ -89,6 +94,22 @@ class GameScreen(Screen):
         self.wrong_btn.disabled = not self.app.can_correct()
         self.prompt.text = no_lone_word((message + "\n" if message else "") + prompt(game))
         self.show_odds(game)
+        self.show_dice()
+
+    def show_dice(self):
+        """The values last read, left to right in the picture, as die faces; those that formed the target raised."""
+        table = self.app.table
+        dice = sorted(table.last_dice, key=lambda d: (d.center[0], d.center[1]))
+        order = sorted(range(len(table.last_dice)), key=lambda i: (table.last_dice[i].center[0],
+                                                                    table.last_dice[i].center[1]))
+        formed = {order.index(i) for i in table.highlight if i < len(order)}
+        shown = ([d.value for d in dice], sorted(formed))
+        if shown == self._shown_dice:
+            return
+        self._shown_dice = shown
+        self.dice_row.clear_widgets()
+        for k, d in enumerate(dice):
+            self.dice_row.add_widget(DieButton(value=d.value, selected=k in formed, disabled=True))
 
     def show_odds(self, game):
         """The risk meter: the chance of the throw due, or while a decision is
