@@ -209,3 +209,17 @@ def test_on_the_correction_screen_continue_confirms_once_the_count_is_right_and_
     c.read_done(FRAME, ReadResult(dice, (1, 1, 1), 8, (Reason.WRONG_COUNT,)))
     c.action("stop")  # on the correction screen: back to the game, nothing scored
     assert view.screen == "game" and len(c.session.game.events) == 2
+
+
+def test_undone_is_said_in_the_screens_language(table):
+    from companion import i18n
+
+    c, view = table
+    c.session.throw([6, 4, 1, 1, 1, 1, 1, 1])
+    i18n.set_language("de")
+    try:
+        c.action("undo")
+        c.action("continue")
+        assert c.message == "Zurückgenommen."
+    finally:
+        i18n.set_language("en")
