@@ -123,7 +123,7 @@ GAMES: dict[str, type] = {}
 
 #: Where each game lives, imported on first use by :func:`game_class` (a new
 #: game is a new module named here, plus its screens).
-GAME_MODULES: dict[str, str] = {"durchmarsch": "companion.durchmarsch"}
+GAME_MODULES: dict[str, str] = {"durchmarsch": "companion.durchmarsch", "fenn": "companion.fenn"}
 
 
 def game_class(name: str) -> type:
