@@ -335,6 +335,7 @@ class Fenn:
         if self._phase is not Phase.TURN or self.is_over:
             return {}
         out: dict[tuple[int, int, int], list] = {}
+        seen: set = set()  # (field, top) reached mid-turn: extra steps may come back to one (F10 allows it)
 
         def walk(g: Fenn, path: list) -> None:
             for e in g.legal_events():
@@ -346,7 +347,8 @@ class Fenn:
                 if h.is_over or h._to_move != mover or isinstance(e, (SetBlack, EndTurn)):
                     d = h._dice[mover]
                     out.setdefault((d[0], d[1], h._black), path + [e])
-                else:
+                elif tuple(h._dice[mover]) not in seen:
+                    seen.add(tuple(h._dice[mover]))
                     walk(h, path + [e])
 
         walk(self, [])
