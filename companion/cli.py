@@ -9,6 +9,7 @@
     companion games [--json] [--config F]
     companion export [--config F] ID > game.jsonl
     companion stats [--json] [--config F]
+    companion fenn solve [--json] [--config F]
     companion eval-vision [--workers N] LABELS.json
     companion odds [--json]
     companion calibrate [--config F] [--image IMAGE] [--corners "X,Y;X,Y;..."]
@@ -65,6 +66,12 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--json", action="store_true", help="one JSON line per player")
     st.add_argument("--config", help="config file (TOML): data_dir")
 
+    fn = sub.add_parser("fenn", help="Fenn: the solved game")
+    fsub = fn.add_subparsers(dest="fenn_command", required=True)
+    fs = fsub.add_parser("solve", help="every position's value for the player to move (win, loss, draw)")
+    fs.add_argument("--json", action="store_true", help="one JSON line per position")
+    fs.add_argument("--config", help="config file (TOML): the [fenn] settings")
+
     c = sub.add_parser("calibrate", help="find the dice tray and the dice size; store them for the app")
     c.add_argument("--config", help="config file (TOML): camera and data_dir")
     c.add_argument("--image", help="calibrate from this photo instead of the camera")
@@ -99,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
         return _export(args)
     if args.command == "stats":
         return _stats(args)
+    if args.command == "fenn":
+        return _fenn_solve(args)
     if args.command == "eval-vision":
         return _eval(args)
     if args.command == "odds":
@@ -243,6 +252,37 @@ def _games(args) -> int:
                 print(f"{g.id:>5}  {g.game:<12} {date}  {', '.join(g.players)}  ({g.events} events, {result})")
     finally:
         store.close()
+    return 0
+
+
+def _fenn_solve(args) -> int:
+    """``companion fenn solve``: the retrograde analysis under the config's [fenn] settings."""
+    from .config import ConfigError, load_config
+    from .fenn_solver import counts, solve
+
+    try:
+        settings = load_config(args.config)["fenn"]
+    except ConfigError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    table = solve(**settings)
+    if args.json:
+        try:
+            for ((blue, red), black, mover), (value, plies) in sorted(table.items()):
+                print(json.dumps({"to_move": ("blue", "red")[mover], "blue": list(blue), "red": list(red),
+                                  "black": black, "value": value, "plies": plies}))
+        except BrokenPipeError:
+            sys.stdout = open(os.devnull, "w")
+        return 0
+    c = counts(table)
+    start = ((1, 5), (9, 5))
+    print(f"Fenn solved ({', '.join(f'{k} = {v}' for k, v in settings.items())}): {len(table)} positions")
+    print(f"  for the player to move: {c['win']} won, {c['loss']} lost, {c['draw']} drawn")
+    for black, mover in ((6, 0), (4, 1)):
+        value, plies = table[(start, black, mover)]
+        who = ("blue", "red")[mover]
+        print(f"  start, black {black} ({who} begins): {value}" + (f" in {plies} plies" if plies else ""))
+    print(f"  longest forced win: {max((p for v, p in table.values() if v == 'win'), default=0)} plies")
     return 0
 
 

@@ -51,6 +51,7 @@ DEFAULTS: dict = {
     "app": {"data_dir": "~/.local/share/dice-companion", "language": "en", "fullscreen": False,
             "sound": True, "odds": True, "pin": "1234", "keyboard": "auto",
             "keep_frame_games": 20, "keep_recorded": 2000},
+    "fenn": {"faces": "any", "stuck": "pass", "dice": "miwin"},
 }
 
 #: Allowed values of string keys whose values form a closed set.
@@ -58,6 +59,9 @@ CHOICES = {
     ("camera", "source"): ("auto", "pi", "usb", "replay", "mock"),
     ("app", "language"): ("de", "en", "fr", "it"),
     ("app", "keyboard"): ("auto", "onscreen", "system"),
+    ("fenn", "faces"): ("any", "tip"),
+    ("fenn", "stuck"): ("pass", "lose"),
+    ("fenn", "dice"): ("miwin", "wikipedia"),
 }
 
 

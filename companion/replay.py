@@ -118,6 +118,8 @@ def _play(lines: Iterable[str], base: str, session: GameSession) -> Replay:
             raise ReplayError(f"line {n}: not JSON: {e.msg}") from None
         if not isinstance(data, dict) or not data:
             raise ReplayError(f"line {n}: an event is an object with one key ({_KEYS})")
+        if session.game is None and data.get("game") == "fenn":
+            return _play_fenn(n, data, lines, session)
         key = next(iter(data))
         if len(data) != 1 and not (key == "frame" and set(data) == {"frame", "values"}):
             raise ReplayError(f"line {n}: an event is an object with one key ({_KEYS})")
@@ -154,6 +156,54 @@ def _play(lines: Iterable[str], base: str, session: GameSession) -> Replay:
     if session.game is None:
         raise ReplayError("line 1: the script is empty; it must start with {\"players\": [...]}")
     return Replay(session.game.to_dict(), dict(counts) if confirmed_seen else None)
+
+
+def _play_fenn(first_n: int, head: dict, lines, session: GameSession) -> Replay:
+    """A Fenn script (issue 31): ``{"game": "fenn", "players": [blue, red]}``, then
+    start throws ``{"black": 3}``, whole turns ``{"turn": {"field": 3, "top": 2,
+    "black": 6}}`` (``black`` omitted: unchanged) accepted when the rules reach
+    them by a legal turn (F15), and ``{"turn": "pass"}``."""
+    from .fenn import BlackThrow, Pass
+
+    if set(head) != {"game", "players"} or not isinstance(head["players"], list):
+        raise ReplayError(f"line {first_n}: the first line of a Fenn script is "
+                          '{"game": "fenn", "players": [blue, red]}')
+    try:
+        session.start(head["players"], first=0, game="fenn")
+    except ValueError as e:
+        raise ReplayError(f"line {first_n}: {e}") from None
+    for n, line in enumerate(lines, first_n + 1):
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise ReplayError(f"line {n}: not JSON: {e.msg}") from None
+        game = session.game
+        try:
+            if not isinstance(data, dict) or len(data) != 1:
+                raise ValueError('an event is {"black": N} or {"turn": {...}} or {"turn": "pass"}')
+            (key, value), = data.items()
+            if key == "black" and isinstance(value, int):
+                session.apply(BlackThrow(value))
+            elif key == "turn" and value == "pass":
+                session.apply(Pass())
+            elif key == "turn" and isinstance(value, dict) and {"field", "top"} <= set(value) <= {"field", "top", "black"}:
+                black = value.get("black", game.position().black)
+                ends = game.turn_ends()
+                path = ends.get((value["field"], value["top"], black))
+                if path is None:
+                    colour = ("blue", "red")[game.position().to_move]
+                    raise ValueError(f"no legal turn of the {colour} die ends on field {value['field']} with "
+                                     f"{value['top']} on top and the black die on {black} (F15)")
+                for e in path:
+                    session.apply(e)
+            else:
+                raise ValueError(f"unknown event {data!r}")
+        except (IllegalEvent, ValueError, TypeError) as e:
+            raise ReplayError(f"line {n}: {e}") from None
+    return Replay(session.game.to_dict())
 
 
 def _load(value, base: str):

@@ -132,3 +132,32 @@ def test_undo_and_the_event_record():
         again.apply(Fenn.event_from_json(Fenn.event_to_json(e)))
     assert again.to_dict() == state
     assert state["players"][0] == {"name": "Anna", "colour": "blue", "field": 4, "top": 7}
+
+
+def _script(tmp_path, name, lines):
+    import json
+
+    p = tmp_path / name
+    p.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    return str(p)
+
+
+def test_replay_plays_fenn_scripts_by_whole_turns(tmp_path, capsys):
+    import json
+
+    from companion.cli import main
+
+    good = _script(tmp_path, "f.jsonl", [
+        {"game": "fenn", "players": ["Anna", "Ben"]},
+        {"black": 3}, {"black": 6},                      # F3: thrown again on 3; 6: blue begins
+        {"turn": {"field": 3, "top": 1}},                # blue: black unchanged
+        {"turn": {"field": 7, "top": 3}},                # red
+    ])
+    bad = _script(tmp_path, "b.jsonl", [{"game": "fenn", "players": ["Anna", "Ben"]}, {"black": 6},
+                                        {"turn": {"field": 5, "top": 1}}])
+    assert main(["replay", "--json", good, bad]) == 2
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert out[0] == {"players": [{"name": "Anna", "colour": "blue", "field": 3, "top": 1},
+                                  {"name": "Ben", "colour": "red", "field": 7, "top": 3}],
+                      "black": 6, "to_move": "Anna", "winner": None, "draw": False, "finished": False}
+    assert out[1]["error"].startswith("line 3: no legal turn of the blue die ends on field 5")

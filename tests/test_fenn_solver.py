@@ -57,3 +57,23 @@ def test_the_solvers_turns_are_the_engines(table):
         for (f, t, b) in g.turn_ends():
             engine.add("win" if f == (9, 1)[mover] else (f, t, b))
         assert engine == turn_ends(d, black, mover), (d, black, mover)
+
+
+def test_companion_fenn_solve(tmp_path, capsys):
+    import json
+
+    from companion.cli import main
+
+    assert main(["fenn", "solve"]) == 0
+    out = capsys.readouterr().out
+    assert "10598 won, 218 lost, 13808 drawn" in out and "longest forced win: 9 plies" in out
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('[fenn]\nfaces = "tip"\n')
+    assert main(["fenn", "solve", "--json", "--config", str(cfg)]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(lines) == 24624
+    start = next(x for x in lines if x["blue"] == [1, 5] and x["red"] == [9, 5] and x["black"] == 6
+                 and x["to_move"] == "blue")
+    assert start == {"to_move": "blue", "blue": [1, 5], "red": [9, 5], "black": 6, "value": "win", "plies": 9}
+    cfg.write_text('[fenn]\nfaces = "slide"\n')
+    assert main(["fenn", "solve", "--config", str(cfg)]) == 2
