@@ -223,3 +223,19 @@ def test_undone_is_said_in_the_screens_language(table):
         assert c.message == "Zurückgenommen."
     finally:
         i18n.set_language("en")
+
+
+def test_a_throw_heard_late_does_not_close_a_wrong_correction(tmp_path):
+    """The app hears of a throw on its next frame: a Wrong? pressed in between stays open."""
+    view, late = RecordingView(), []
+    c = TableController(GameSession(Store(str(tmp_path))), view, subscribe=False)  # as the app
+    c.session.subscribe(late.append)
+    c.session.start(["Sarah", "Tim"], first=0)
+    for change in late:
+        c.on_change(change)
+    late.clear()
+    c.session.throw([6, 2, 1, 1, 1, 1, 1, 1])
+    c.action("wrong")
+    for change in late:
+        c.on_change(change)
+    assert view.screen == "correction" and view.corrections[-1]["mode"] == "wrong"

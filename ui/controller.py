@@ -297,9 +297,9 @@ class TableController:
             self.highlight = change.result.formed_by
             self.message = result_text(change.result, game.players)
             self.view.beep("success" if change.result.success else "misthrow")
-            if self.view.current() == "correction":
-                self.pending = None
-                self.view.show("game")  # nudged dice were read sure after all
+            if self.view.current() == "correction" and self.pending is not None:
+                self.pending = None  # the asked read's dice, nudged, were read sure after all
+                self.view.show("game")  # (a "Wrong?" correction opened meanwhile stays open)
         elif change.kind == "read":
             self.pending = (change.read, change.frame)
             self.message = ask_text(change.read.values, change.read.expected, change.read.reasons)
