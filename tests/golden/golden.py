@@ -31,7 +31,7 @@ import glob
 import json
 import os
 import sys
-from multiprocessing import Pool
+from multiprocessing import get_context
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -120,6 +120,12 @@ def _shared(path):
     return _named(path, SHARED)
 
 
+def _pool(jobs: int):
+    """Worker processes started fresh ("spawn"): a fork of a process that already
+    runs threads (OpenCV's, the test suite's) can hang for ever in the child."""
+    return get_context("spawn").Pool(jobs)
+
+
 def outputs(kind: str, jobs: int = 2) -> list[dict]:
     """The current outputs of ``kind`` (fixtures, shared, mock or replay), in a fixed order."""
     if kind == "fixtures":
@@ -130,10 +136,10 @@ def outputs(kind: str, jobs: int = 2) -> list[dict]:
             raise FileNotFoundError(f"{SHARED}: the shared photos are not here")
         with open(os.path.join(SHARED, "labels.json"), encoding="utf-8") as f:
             files = [os.path.join(SHARED, e["file"]) for e in json.load(f)]
-        with Pool(jobs) as pool:
+        with _pool(jobs) as pool:
             return pool.map(_shared, files, chunksize=4)
     if kind == "mock":
-        with Pool(jobs) as pool:
+        with _pool(jobs) as pool:
             return [r for r in pool.map(_mock_tray, range(MOCK_TRAYS), chunksize=4) if r is not None]
     if kind == "screens":
         return [screen_texts(lang) for lang in ("de", "en", "fr", "it")]
