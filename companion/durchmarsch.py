@@ -280,6 +280,11 @@ class Durchmarsch:
         return self._names
 
     @property
+    def options(self) -> dict:
+        """The settings the game was made with: Durchmarsch has none."""
+        return {}
+
+    @property
     def first(self) -> int:
         """Seat index of the first roller."""
         return self._first

@@ -14,8 +14,8 @@ Example (the third worked example: blue steps over red onto 9 and wins)::
     >>> g.apply(Step(9, 1)); g.winner
     'Anna'
 
-Status: the rules engine (issue 31's first part). The solver, the hints, the
-replay of Fenn scripts and the screens are not built yet.
+The solver is :mod:`companion.fenn_solver`, the hints :mod:`companion.fenn_hints`,
+the words on the screen :mod:`companion.fenn_prompts`.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from . import game as _game
 from .game import Outcome, Termination
 
-__all__ = ["Fenn", "BlackThrow", "Step", "SetBlack", "EndTurn", "Pass", "FennError", "DICE", "BLACK_FACES",
-           "Position"]
+__all__ = ["Fenn", "BlackThrow", "Step", "SetBlack", "EndTurn", "Pass", "Turn", "FennError", "DICE", "BLACK_FACES",
+           "Position", "COLOURS", "GOAL"]
 
 #: The faces of Miwin's dice III and IV by colour (F1): "miwin" as on the author's site, "wikipedia" swapped.
 DICE = {
@@ -84,6 +84,17 @@ class Pass:
 
 
 @dataclass(frozen=True)
+class Turn:
+    """A whole turn as the camera sees it (F15): the mover's die ends on ``field``
+    with ``top`` up and the black die shows ``black`` (None: unchanged).
+    Accepted when some legal turn reaches it; undone as one event."""
+
+    field: int
+    top: int
+    black: int | None = None
+
+
+@dataclass(frozen=True)
 class Position:
     """Both dice (``(field, top)``), the black die's top and the player to move (0 blue, 1 red)."""
 
@@ -136,6 +147,11 @@ class Fenn:
     @property
     def players(self) -> tuple[str, ...]:
         return self._names
+
+    @property
+    def options(self) -> dict:
+        """The settings the game was made with (stored with it: ``faces``, ``stuck``, ``dice``)."""
+        return dict(self.settings)
 
     @property
     def events(self) -> tuple:
@@ -248,6 +264,8 @@ class Fenn:
             if self._phase is not Phase.OPTIONS:
                 raise FennError("a turn ends after a step (F11)")
             self._end_turn()
+        elif isinstance(event, Turn):
+            self._whole_turn(event)
         elif isinstance(event, Pass):
             if self._phase is not Phase.TURN or self.legal_steps():
                 raise FennError("a player who can step must step (F11, F12)")
@@ -258,6 +276,18 @@ class Fenn:
         else:
             raise FennError(f"not a Fenn event: {event!r}")
         self._events.append(event)
+
+    def _whole_turn(self, turn: Turn) -> None:
+        if self._phase is not Phase.TURN:
+            raise FennError("a whole turn is seen from the start of a turn, not in the middle of one (F15)")
+        black = self._black if turn.black is None else turn.black
+        path = self.turn_ends().get((turn.field, turn.top, black))
+        if path is None:
+            raise FennError(f"no legal turn of the {COLOURS[self._to_move]} die ends on field {turn.field} with "
+                            f"{turn.top} on top and the black die on {black} (F15)")
+        for e in path:  # legal by construction: turn_ends found them from this very state
+            self.apply(e)
+            self._events.pop()
 
     def _throw_black(self, value: int) -> None:
         if self._phase is not Phase.START:
@@ -382,6 +412,8 @@ class Fenn:
             return {"end_turn": True}
         if isinstance(event, Pass):
             return {"turn": "pass"}
+        if isinstance(event, Turn):
+            return {"turn": {"field": event.field, "top": event.top, "black": event.black}}
         raise TypeError(f"not a Fenn event: {event!r}")
 
     @staticmethod
@@ -396,4 +428,9 @@ class Fenn:
             return EndTurn()
         if data.get("turn") == "pass":
             return Pass()
+        if isinstance(data.get("turn"), dict):
+            t = data["turn"]
+            if not {"field", "top"} <= set(t) <= {"field", "top", "black"}:
+                raise ValueError(f"a whole turn is {{\"field\": F, \"top\": T, \"black\": B}}, not {t!r}")
+            return Turn(int(t["field"]), int(t["top"]), None if t.get("black") is None else int(t["black"]))
         raise ValueError(f"not a Fenn event: {data!r}")

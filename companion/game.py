@@ -86,6 +86,9 @@ class Game(Protocol):
     def players(self) -> tuple[str, ...]: ...
 
     @property
+    def options(self) -> dict: ...  # the keyword settings it was made with, stored with the game
+
+    @property
     def events(self) -> tuple[Any, ...]: ...
 
     @property

@@ -138,8 +138,10 @@ class GameSession:
                 log.exception("listener failed on %s", change.kind)
 
     # -- game lifecycle -----------------------------------------------------
-    def start(self, players: list[str], *, first: int | None = None, game: str = "durchmarsch") -> None:
-        """Start a new game of ``game`` (a name of :data:`companion.game.GAMES`); the
+    def start(self, players: list[str], *, first: int | None = None, game: str = "durchmarsch",
+              options: dict | None = None) -> None:
+        """Start a new game of ``game`` (a name of :data:`companion.game.GAMES`) with
+        ``options`` (the game's keyword settings, e.g. Fenn's ``faces``); the
         first player is drawn at random unless given (Durchmarsch: ruling R5).
 
         An unfinished game stays unfinished in the store, resumable, until the
@@ -151,9 +153,9 @@ class GameSession:
         check_new_names(players)
         if first is None:
             first = self._rng.randrange(len(players)) if players else 0
-        new = cls(players, first=first)
+        new = cls(players, first=first, **(options or {}))
         self.maintain()
-        self.game_id = self.store.new_game(list(new.players), first=first, game=cls.name)
+        self.game_id = self.store.new_game(list(new.players), first=first, game=cls.name, options=new.options)
         self._frames = {}
         game = new
         self.game = game

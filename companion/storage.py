@@ -47,7 +47,8 @@ CREATE TABLE IF NOT EXISTS games (
     first INTEGER NOT NULL,
     started REAL NOT NULL,
     finished REAL,
-    winner TEXT
+    winner TEXT,
+    options TEXT
 );
 CREATE TABLE IF NOT EXISTS events (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -120,6 +121,10 @@ class Store:
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
         db.executescript(SCHEMA)
+        if "options" not in {r[1] for r in db.execute("PRAGMA table_info(games)")}:
+            db.execute("ALTER TABLE games ADD COLUMN options TEXT")  # a save from before the game settings
+        db.execute("CREATE TABLE IF NOT EXISTS notes (game_id INTEGER NOT NULL REFERENCES games(id), "
+                   "seq INTEGER NOT NULL, kind TEXT NOT NULL, data TEXT, ts REAL NOT NULL)")
         db.execute("PRAGMA quick_check").fetchone()
         return db
 
@@ -139,13 +144,25 @@ class Store:
             self._db = None
 
     # -- games ------------------------------------------------------------
-    def new_game(self, players: list[str], *, first: int, game: str = "durchmarsch") -> int:
-        """Record a new game of ``game`` (a name of :data:`companion.game.GAMES`); returns its id."""
+    def new_game(self, players: list[str], *, first: int, game: str = "durchmarsch", options: dict | None = None) -> int:
+        """Record a new game of ``game`` (a name of :data:`companion.game.GAMES`)
+        made with ``options`` (the game's keyword settings); returns its id."""
         cur = self._db.execute(
-            "INSERT INTO games(game, players, first, started) VALUES (?, ?, ?, ?)",
-            (game, json.dumps(list(players)), int(first), time.time()),
+            "INSERT INTO games(game, players, first, started, options) VALUES (?, ?, ?, ?, ?)",
+            (game, json.dumps(list(players)), int(first), time.time(), json.dumps(options or {})),
         )
         return int(cur.lastrowid)
+
+    def note(self, game_id: int, kind: str, data: dict | None = None) -> None:
+        """Keep a note beside a game's events (``kind`` e.g. ``"hint"``: a hint
+        was shown), at its current event count; notes never change the game."""
+        self._db.execute("INSERT INTO notes(game_id, seq, kind, data, ts) VALUES (?, ?, ?, ?, ?)",
+                         (game_id, self._next_seq(game_id) - 1, kind, json.dumps(data or {}), time.time()))
+
+    def notes(self, game_id: int, kind: str | None = None) -> list[tuple[int, str, dict]]:
+        """A game's notes as ``(event count then, kind, data)``, oldest first."""
+        rows = self._db.execute("SELECT seq, kind, data FROM notes WHERE game_id=? ORDER BY rowid", (game_id,))
+        return [(int(q), k, json.loads(d or "{}")) for q, k, d in rows if kind is None or k == kind]
 
     def append(self, game_id: int, event: dict, *, frame: np.ndarray | None = None) -> int:
         """Record the next event of a game (and the frame of a throw, as JPEG); returns its seq.
@@ -291,7 +308,7 @@ class Store:
         Raises :class:`StorageError` when the game is missing or an event in it
         is unreadable or illegal (the message names the event).
         """
-        row = self._db.execute("SELECT players, first, game FROM games WHERE id=?", (game_id,)).fetchone()
+        row = self._db.execute("SELECT players, first, game, options FROM games WHERE id=?", (game_id,)).fetchone()
         if row is None:
             raise StorageError(f"no game {game_id} in {self.path}")
         try:
@@ -299,7 +316,7 @@ class Store:
         except KeyError as e:
             raise StorageError(f"game {game_id}: {e.args[0]}") from e
         try:
-            game = cls(json.loads(row[0]), first=int(row[1]))
+            game = cls(json.loads(row[0]), first=int(row[1]), **json.loads(row[3] or "{}"))
         except (ValueError, TypeError) as e:
             raise StorageError(f"game {game_id}: bad player list: {e}") from e
         frames = {}

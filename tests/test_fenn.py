@@ -161,3 +161,42 @@ def test_replay_plays_fenn_scripts_by_whole_turns(tmp_path, capsys):
                                   {"name": "Ben", "colour": "red", "field": 7, "top": 3}],
                       "black": 6, "to_move": "Anna", "winner": None, "draw": False, "finished": False}
     assert out[1]["error"].startswith("line 3: no legal turn of the blue die ends on field 5")
+
+
+def test_a_whole_turn_is_one_event_taken_back_by_one_undo():
+    from companion.fenn import Turn
+
+    g = started(6)
+    g.apply(Turn(4, 7))  # 1→2 showing 2 (an extra step, F8), then 2→4 showing 7: some legal turn reaches it
+    assert g.position().dice[0] == (4, 7) and g.to_act == 1 and len(g.events) == 2
+    with pytest.raises(FennError, match="F15"):
+        g.apply(Turn(5, 1))  # red cannot reach 5 from 9 in one turn
+    assert g.position().dice[1] == (9, 5) and len(g.events) == 2  # unchanged
+    assert g.undo() == Turn(4, 7)
+    assert g.position().dice[0] == (1, 5) and g.to_act == 0
+    g.apply(Turn(3, 6, 2))  # a Pasch: 6 turned up on 3, the black die set to 2
+    assert g.position().black == 2
+    assert Fenn.event_from_json(Fenn.event_to_json(Turn(3, 6, 2))) == Turn(3, 6, 2)
+    g.apply(Step(7, 9))  # red steps; a whole turn is refused mid-turn
+    g.apply(Step(5, 1))
+    with pytest.raises(FennError, match="start of a turn"):
+        h = started(6)
+        h.apply(Step(2, 2))
+        h.apply(Turn(4, 7))
+
+
+def test_a_stored_fenn_game_keeps_its_settings_and_hint_notes(tmp_path):
+    from companion.session import GameSession
+    from companion.storage import Store
+
+    s = GameSession(Store(str(tmp_path)))
+    s.start(["Anna", "Ben"], first=0, game="fenn", options={"faces": "tip", "stuck": "lose"})
+    s.apply(BlackThrow(6))
+    s.apply(Step(2, 2))  # mid-turn: a power cut here loses nothing
+    s.store.note(s.game_id, "hint", {"player": "Anna"})
+    s.store.close()
+    t = GameSession(Store(str(tmp_path)))
+    assert t.resume()
+    assert t.game.settings == {"faces": "tip", "stuck": "lose", "dice": "miwin"}
+    assert t.game.position().dice[0] == (2, 2) and t.game.prompt_state()["extra"]
+    assert t.store.notes(t.game_id, "hint") == [(2, "hint", {"player": "Anna"})]
