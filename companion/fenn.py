@@ -177,6 +177,17 @@ class Fenn:
         """The position now (dice, black die, player to move)."""
         return Position((tuple(self._dice[BLUE]), tuple(self._dice[RED])), self._black or 0, self._to_move)
 
+    @property
+    def repetition(self) -> int:
+        """How often the position at the start of this turn has stood so far (F13: the third time draws)."""
+        return self._seen.get(Position((tuple(self._dice[BLUE]), tuple(self._dice[RED])), self._black or 0,
+                                       self._to_move), 0) if self._phase is Phase.TURN else 0
+
+    @property
+    def turn_start(self) -> int | None:
+        """The field the mover's turn started from (no step may end there: F10), None between turns."""
+        return self._start_field if self._phase in (Phase.TURN, Phase.OPTIONS) and not self.is_over else None
+
     def set_position(self, *, blue, red, black: int, to_move: int = BLUE) -> None:
         """Set up a position at the start of a turn (for examples, hints and tests); clears the events."""
         self._events.clear()
@@ -361,8 +372,9 @@ class Fenn:
     # -- whole turns (F15) ------------------------------------------------------
     def turn_ends(self) -> dict[tuple[int, int, int], list]:
         """Every end of the current turn the rules can reach: ``(field, top, black)``
-        of the player to move → one sequence of events reaching it (F15)."""
-        if self._phase is not Phase.TURN or self.is_over:
+        of the player to move → one sequence of events reaching it (F15). In the
+        middle of a turn (after an extra step or a Pasch), the ends still open."""
+        if self._phase not in (Phase.TURN, Phase.OPTIONS) or self.is_over:
             return {}
         out: dict[tuple[int, int, int], list] = {}
         seen: set = set()  # (field, top) reached mid-turn: extra steps may come back to one (F10 allows it)

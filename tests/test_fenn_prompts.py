@@ -1,0 +1,70 @@
+"""What the Fenn screens say: prompts, blocked fields, hints, the moves, the end, in four languages."""
+
+import pytest
+
+from companion import i18n
+from companion.fenn import BlackThrow, EndTurn, Fenn, SetBlack, Step, Turn
+from companion.fenn_prompts import blocked_text, hint_text, outcome_text, prompt, repetition_text, turn_log, undo_text
+
+
+@pytest.fixture(autouse=True)
+def english():
+    i18n.set_language("en")
+    yield
+    i18n.set_language("en")
+
+
+def test_each_blocked_field_says_its_rule():
+    g = Fenn(["Anna", "Ben"])
+    g.apply(BlackThrow(6))
+    g.set_position(blue=(3, 1), red=(5, 2), black=4)
+    assert blocked_text(g, 5) == "Field 5 is taken by the red die."
+    assert blocked_text(g, 4) == "Field 4 is blocked by the black die's 4."
+    assert blocked_text(g, 2) == "Field 2 is blocked by the red die's 2."
+    assert blocked_text(g, 7) == "A step goes 1 or 2 fields."
+    assert blocked_text(g, 1) == ""  # a legal step
+    g.apply(Step(1, 5))  # no extra step: the turn ends
+    g.apply(Step(7, 1))  # red: 5 → 7 over nothing, top 1
+    g.apply(Step(2, 2))  # blue 1 → 2 showing 2: an extra step
+    assert blocked_text(g, 1) == "Field 1 is where the turn started: going back is a null move."
+
+
+def test_prompts_follow_the_turn_and_the_hint_words():
+    g = Fenn(["Anna", "Ben"])
+    g.apply(BlackThrow(4))
+    assert prompt(g) == "Ben: move red 1 or 2 fields."
+    g.apply(Step(8, 4))  # the black die's number: a Pasch
+    assert prompt(g) == "Pasch: set the black die, or end your turn."
+    assert undo_text(g) == "Undo Ben's move to field 8?"
+    g.apply(SetBlack(2))
+    assert undo_text(g) == "Undo setting the black die to 2?"
+    assert [hint_text("win", 1), hint_text("win", 3), hint_text("draw", None), hint_text("loss", 5)] == [
+        "wins now", "wins in 3", "keeps the draw", "loses in 5"]
+
+
+def test_the_moves_of_a_game_and_its_end_in_german():
+    g = Fenn(["Anna", "Ben"])
+    for e in (BlackThrow(3), BlackThrow(6), Step(2, 2), Step(4, 7), Turn(8, 8), Step(5, 5), EndTurn()):
+        g.apply(e)
+    log = turn_log(g)
+    assert log == ["Black die thrown: 3", "Black die thrown: 6", "1. Anna (blue): 1 → 2 → 4, top 7",
+                   "2. Ben (red): 9 → 8, top 8", "3. Anna (blue): 4 → 5, top 5"]
+    g.set_position(blue=(7, 2), red=(8, 1), black=3)
+    g.apply(Step(9, 1))
+    i18n.set_language("de")
+    assert outcome_text(g) == "Anna gewinnt: Blau hat Feld 9 erreicht."
+    assert "Schwarz" in turn_log(g)[0] or "schwarz" in turn_log(g)[0]
+
+
+def test_the_second_time_a_position_stands_is_said():
+    g = Fenn(["Anna", "Ben"])
+    g.apply(BlackThrow(6))
+    assert repetition_text(g) == ""
+    cycle = (Step(3, 1), Step(7, 9), Step(1, 5), Step(9, 5))  # both dice back where they began
+    for e in cycle:
+        g.apply(e)
+    assert g.position().dice == ((1, 5), (9, 5))
+    assert repetition_text(g).startswith("This position stands for the second time")
+    for e in cycle:
+        g.apply(e)
+    assert g.is_over and outcome_text(g) == "Draw: the same position for the third time."
