@@ -50,6 +50,9 @@ def prompt(game: Fenn) -> str:
         return outcome_text(game)
     st = game.prompt_state()
     if st["phase"] == "start":
+        if game.events:
+            return _("The black die shows {n}: throw it again (6, blue begins; 4, red begins).").format(
+                n=game.events[-1].value)
         return _("Throw the black die: 6, blue begins; 4, red begins.")
     mover = st["to_move"]
     name, field = game.players[mover], game.position().dice[mover][0]

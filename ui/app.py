@@ -142,14 +142,18 @@ def _make_app(cfg, driver):
             self.game_screen = S.GameScreen(self)
             self.correction_screen = S.CorrectionScreen(self)
             self.end_screen = S.EndScreen(self)
-            for s in (self.start_screen, self.game_screen, self.correction_screen, self.end_screen):
+            self.fenn_screen = S.FennScreen(self)
+            self.fenn_end_screen = S.FennEndScreen(self)
+            for s in (self.start_screen, self.game_screen, self.correction_screen, self.end_screen,
+                      self.fenn_screen, self.fenn_end_screen):
                 self.sm.add_widget(s)
             game = self.session.game
             if game is not None:
-                self.game_screen.setup(game)
+                self.setup_game(game)
                 if game.is_over:
-                    self.end_screen.show(game)
-            self.sm.current = current if current in self.sm.screen_names else "game" if game else "start"
+                    self.show_end(game)
+            play = self.table.play_screens()[0]
+            self.sm.current = current if current in self.sm.screen_names else play if game else "start"
             self.refresh()
 
         def set_language(self, code: str):
@@ -166,7 +170,9 @@ def _make_app(cfg, driver):
             except (OSError, SettingsError) as e:
                 log.warning("language not kept for the next start: %s", e)
             names = self.start_screen.names() if self.sm.has_screen("start") else ()
+            chosen = self.start_screen.game if self.sm.has_screen("start") else "durchmarsch"
             self._build_screens(names)
+            self.start_screen.choose_game(chosen)
 
         def _open_hardware(self):
             if self.devices is not None:
@@ -202,15 +208,21 @@ def _make_app(cfg, driver):
 
         def refresh(self):
             game = self.session.game
-            if game is not None:
+            if game is not None and self.table.is_fenn():
+                self.fenn_screen.refresh(game)
+            elif game is not None:
                 self.game_screen.refresh(game, self.table.message)
             self.update_lights()
 
         def setup_game(self, game):
-            self.game_screen.setup(game)
+            if game.name == "durchmarsch":
+                self.game_screen.setup(game)
 
         def show_end(self, game):
-            self.end_screen.show(game)
+            if game.name == "fenn":
+                self.fenn_end_screen.show(game, self.table.fenn.hints_used())
+            else:
+                self.end_screen.show(game)
 
         def open_correction(self, values, frame, *, mode, due, dice, why):
             self.correction_screen.open(values, frame, mode=mode, due=due, dice=dice, why=why)
@@ -365,7 +377,7 @@ def _make_app(cfg, driver):
         def open_history(self):
             """This game's throws, the players' totals and the rematch tally."""
             if self.session.game is not None:
-                self._open_dialog(S.HistoryDialog(self.session.game, self.session.store))
+                self._open_dialog(S.HistoryDialog(self.session.game, self.session.store, self.session.game_id))
 
         def open_rules(self):
             """The rules card of the game, in the screen's language."""

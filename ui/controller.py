@@ -41,6 +41,8 @@ from companion.game import IllegalEvent
 from companion.prompts import ask_text, result_text, undo_text
 from companion.session import SCORED, Change, GameSession
 
+from .fenn_flow import FennTable
+
 __all__ = ["TableController", "View"]
 
 log = logging.getLogger(__name__)
@@ -78,7 +80,7 @@ class TableController:
     """
 
     def __init__(self, session: GameSession, view: View, *, camera=None, demo: bool = False, watcher=None,
-                 rng: random.Random | None = None, subscribe: bool = True):
+                 rng: random.Random | None = None, subscribe: bool = True, hints: bool = True):
         self.session = session
         self.view = view
         self.camera = camera
@@ -92,16 +94,28 @@ class TableController:
         self.last_frame = None  # the frame of the last scored throw (for "wrong?")
         self.pending = None  # (ReadResult, frame) of a read the players were asked about
         self.highlight: tuple = ()
+        #: A Fenn game's board flow (taps, hints); the presses of a Fenn game go there.
+        self.fenn = FennTable(session, refresh=lambda: self.view.refresh(), hints=hints)
         if subscribe:
             session.subscribe(self.on_change)
 
     # -- what the screen shows ----------------------------------------------
+    def is_fenn(self) -> bool:
+        """True when the game at the table is Fenn (its screens: ``fenn`` and ``fenn_end``)."""
+        return self.session.game is not None and self.session.game.name == "fenn"
+
+    def play_screens(self) -> tuple[str, str]:
+        """The game's screens: ``(play, end)``: ``("game", "end")`` or ``("fenn", "fenn_end")``."""
+        return ("fenn", "fenn_end") if self.is_fenn() else ("game", "end")
+
     def lights(self) -> tuple[bool, bool]:
         """Which button lights are on: ``(stop, continue)``. Both while the undo
         question is open (CONTINUE confirms, STOP cancels); both while a
         decision is due on the game screen; else none."""
         if self.view.undo_open():
             return True, True
+        if self.is_fenn():
+            return self.fenn.lights() if self.view.current() == "fenn" else (False, False)
         game = self.session.game
         due = game is not None and game.decision_due and self.view.current() == "game"
         return due, due
@@ -131,6 +145,12 @@ class TableController:
                 self.view.close_undo()
             return
         screen = self.view.current()
+        if self.is_fenn():
+            if action == "undo" and screen in ("fenn", "fenn_end"):
+                self.ask_undo()
+            elif screen == "fenn":
+                self.fenn.action(action)
+            return
         if screen == "correction":
             # CONTINUE confirms the dice shown once their count is the count thrown; STOP goes back.
             values, due, mode = self.view.correction_values()
@@ -202,7 +222,12 @@ class TableController:
     def ask_undo(self) -> None:
         """Ask before undoing the last event (screen, key U, STOP held 3 s)."""
         game = self.session.game
-        question = undo_text(game) if game is not None else None
+        if self.is_fenn():
+            from companion.fenn_prompts import undo_text as fenn_undo_text
+
+            question = fenn_undo_text(game)
+        else:
+            question = undo_text(game) if game is not None else None
         if question is None or self.view.undo_open():
             return
         self.view.open_undo(question)
@@ -271,9 +296,13 @@ class TableController:
 
     # -- games ------------------------------------------------------------------
     def rematch(self) -> None:
-        """Revanche: the same players in the same seats, a new game."""
+        """Revanche: the same players in the same seats, a new game (Fenn: the colours swapped)."""
         game = self.session.game
-        if game is not None:
+        if game is None:
+            return
+        if game.name == "fenn":  # Revanche: the colours swap (the first name plays blue)
+            self.session.start(list(reversed(game.players)), first=0, game="fenn", options=game.options)
+        else:
             self.session.start(list(game.players))
 
     def resume(self, game_id: int | None = None) -> bool:
@@ -283,6 +312,22 @@ class TableController:
     def on_change(self, change: Change) -> None:
         """The session changed: update what is shown (call on the UI thread)."""
         game = self.session.game
+        play, end = self.play_screens()
+        if self.is_fenn() and change.kind in ("start", "resume", "undo", "event", "over"):
+            if change.kind in ("start", "resume"):
+                self.fenn.reset()
+                self.message = ""
+            elif change.kind == "undo":
+                self.fenn.selected, self.fenn.shown_hints = None, []
+                self.fenn.message = i18n._("Undone.")
+            self.view.setup_game(game)
+            if game.is_over:
+                self.view.show_end(game)
+                if change.kind == "over":
+                    self.view.beep("win")
+            self.view.show(end if game.is_over else play)
+            self.view.refresh()
+            return
         if change.kind in ("start", "resume"):
             self.last_dice, self.last_frame, self.pending, self.message = [], None, None, ""
             if change.kind == "resume" and game.last_result is not None and self.can_correct():

@@ -11,7 +11,8 @@ risk meter), ``correction.png`` (a read with a die missing), ``undo.png``
 ``calibrate.png`` (four tray corners touched on the still picture), ``end.png``
 (winner and how the game went), ``end-sheets.png`` (the final sheets),
 ``resume.png`` (the unfinished games offered after a restart), ``history.png``
-(this game's throws, the players' totals, the rematch tally), ``rules.png`` (the rules card).
+(this game's throws, the players' totals, the rematch tally), ``rules.png`` (the rules card),
+then a game of Fenn by touch (:mod:`ui.fenn_snapshot`: ``fenn-*.png``).
 
 Example::
 
@@ -30,7 +31,8 @@ __all__ = ["snapshot", "drive", "enter_players", "wait_for", "touch_picture", "S
 
 #: The PNG files written, in order.
 SCREENS = ("start", "start-keyboard", "decision", "game", "correction", "undo", "pin", "settings", "calibrate",
-           "end", "end-sheets", "resume", "history", "rules")
+           "end", "end-sheets", "resume", "history", "rules", "fenn-start", "fenn-throw", "fenn-blocked", "fenn-extra",
+           "fenn-pasch", "fenn-hint", "fenn-end", "fenn-history")
 
 
 def winning_values(target: int, n: int) -> list[int]:
@@ -45,7 +47,8 @@ def enter_players(start, names, *, first: int | None = None) -> None:
     for i, t in enumerate(start.inputs):
         t.text = names[i] if i < len(names) else ""
     if first is not None:
-        start.first_buttons[first].state = "down"
+        for i, b in enumerate(start.first_buttons):
+            b.state = "down" if i == first else "normal"
 
 
 def drive(app, steps, report: dict) -> None:
@@ -235,6 +238,11 @@ def _script(app, outdir, report):
     app.open_rules()
     yield 0.4
     report["files"].append(shot(Window, outdir, "rules", report))
+    app.dialog.dismiss()
+    yield 0.2
+    from .fenn_snapshot import fenn_script
+
+    yield from fenn_script(app, outdir, report)
     report["screens"] = [os.path.basename(f)[:-4] for f in report["files"]]
 
 

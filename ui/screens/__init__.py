@@ -1,4 +1,4 @@
-"""The app's screens and dialogs (Kivy): start, game, correction, end, settings,
+"""The app's screens and dialogs (Kivy): start, game, correction, end, Fenn's board and end, settings,
 the undo question, the settings PIN pad and the game menu.
 
 Each screen gets the app and reads the game through ``app.session``; every
@@ -15,9 +15,11 @@ from .common import BG, TOUCH
 from .correction import CorrectionScreen
 from .dialogs import HistoryDialog, MenuDialog, PinDialog, ResumeDialog, RulesDialog, UndoDialog
 from .end import EndScreen
+from .fenn import FennScreen
+from .fenn_end import FennEndScreen
 from .game import GameScreen
 from .settings import SettingsScreen
 from .start import StartScreen
 
-__all__ = ["StartScreen", "GameScreen", "CorrectionScreen", "EndScreen", "SettingsScreen", "CalibrationScreen",
+__all__ = ["StartScreen", "GameScreen", "FennScreen", "FennEndScreen", "CorrectionScreen", "EndScreen", "SettingsScreen", "CalibrationScreen",
            "UndoDialog", "PinDialog", "MenuDialog", "ResumeDialog", "HistoryDialog", "RulesDialog", "TOUCH", "BG"]

@@ -155,7 +155,7 @@ class HistoryDialog(ModalView):
     """This game's throws, newest first (who, values, what they did), each
     player's totals over earlier games, and this group's rematch tally."""
 
-    def __init__(self, game, store, **kw):
+    def __init__(self, game, store, game_id=None, **kw):
         from kivy.uix.scrollview import ScrollView
 
         from companion.prompts import result_text
@@ -163,6 +163,9 @@ class HistoryDialog(ModalView):
 
         super().__init__(size_hint=(0.96, 0.96), **kw)
         box = BoxLayout(orientation="vertical", padding=8, spacing=6)
+        if game.name == "fenn":
+            self._fenn(game, store, game_id, box)
+            return
         box.add_widget(Label(text=_("This game's throws"), font_size="20sp", bold=True, size_hint_y=None,
                              height=dp(32)))
         scroll = ScrollView(do_scroll_x=False, bar_width=10)
@@ -190,6 +193,32 @@ class HistoryDialog(ModalView):
         box.add_widget(table)
         box.add_widget(Label(text=_("Rematch tally: {tally}").format(
             tally=", ".join(f"{n} {w}" for n, w in tally.items())), font_size="16sp", size_hint_y=None, height=dp(28)))
+        box.add_widget(pressed(small_button(_("Back to the game"), font_size="17sp"), self.dismiss))
+        self.add_widget(box)
+
+
+    def _fenn(self, game, store, gid, box):
+        """A game of Fenn: its moves, newest first, and the hints each player asked for."""
+        from kivy.uix.scrollview import ScrollView
+
+        from companion.fenn_prompts import turn_log
+
+        box.add_widget(Label(text=_("This game's moves"), font_size="20sp", bold=True, size_hint_y=None,
+                             height=dp(32)))
+        scroll = ScrollView(do_scroll_x=False, bar_width=10)
+        rows = GridLayout(cols=1, spacing=2, size_hint_y=None, row_default_height=dp(30), row_force_default=True)
+        rows.bind(minimum_height=rows.setter("height"))
+        for line in reversed(turn_log(game)) or [_("No moves yet.")]:
+            rows.add_widget(wrapped(Label(text=line, font_size="16sp", halign="left", valign="middle",
+                                          font_name=SYMBOL_FONT, shorten=True)))
+        scroll.add_widget(rows)
+        box.add_widget(scroll)
+        used = {n: 0 for n in game.players}
+        for _seq, _kind, data in store.notes(gid, "hint") if gid is not None else ():
+            used[data.get("player")] = used.get(data.get("player"), 0) + 1
+        box.add_widget(Label(text=_("Hints: {used}").format(used=", ".join(f"{n} {k}" for n, k in used.items()
+                                                                          if n in game.players)),
+                             font_size="16sp", size_hint_y=None, height=dp(28)))
         box.add_widget(pressed(small_button(_("Back to the game"), font_size="17sp"), self.dismiss))
         self.add_widget(box)
 

@@ -1,4 +1,5 @@
-"""The start screen: language, names in seating order, who starts, Resume."""
+"""The start screen: the game (Durchmarsch or Fenn), language, names in seating order, who starts
+(Fenn: who plays blue), Resume."""
 
 from __future__ import annotations
 
@@ -38,7 +39,15 @@ class StartScreen(Screen):
         self.root_box = root
         backdrop(root)
         top = self.top_bar = BoxLayout(size_hint_y=None, height=dp(52), spacing=6)
-        top.add_widget(Label(text="Durchmarsch", font_size="28sp", bold=True, size_hint_x=None, width=dp(210)))
+        #: The game chosen: "durchmarsch" (2-4 players) or "fenn" (two, the first plays blue).
+        self.game = "durchmarsch"
+        self.game_buttons = {}
+        for name, title, width in (("durchmarsch", "Durchmarsch", 170), ("fenn", "Fenn", 80)):
+            b = ToggleButton(text=title, group="game", allow_no_selection=False, font_size="19sp", bold=True,
+                             state="down" if name == self.game else "normal", size_hint_x=None, width=dp(width))
+            pressed(b, lambda n=name: self.choose_game(n))
+            self.game_buttons[name] = b
+            top.add_widget(b)
         self.lang_buttons = {}
         for code, name in LANGUAGES.items():
             b = ToggleButton(text=name, group="lang", allow_no_selection=False, font_size="15sp",
@@ -142,6 +151,21 @@ class StartScreen(Screen):
         else:
             self.keyboard.have_capslock = auto_shift(field.text)
 
+    def choose_game(self, name: str):
+        """Durchmarsch (2-4 players, who rolls first) or Fenn (two players, who plays blue)."""
+        self.game = name
+        for n, b in self.game_buttons.items():
+            b.state = "down" if n == name else "normal"
+        fenn = name == "fenn"
+        for i, (t, f) in enumerate(zip(self.inputs, self.first_buttons)):
+            row = t.parent
+            hide = fenn and i >= 2
+            row.opacity, row.disabled = (0, True) if hide else (1, False)
+            if hide:
+                t.text = ""
+            f.text = _("Blue") if fenn else _("Starts")
+        self.refresh_first()
+
     def names(self) -> list[str]:
         """The names typed, in seating order (blank fields skipped)."""
         return [t.text.strip() for t in self.inputs if t.text.strip()]
@@ -192,6 +216,10 @@ class StartScreen(Screen):
     def refresh_first(self):
         k = self.first_choice()
         names = self.names()
+        if self.game == "fenn":
+            blue = names[k] if k is not None else (names[0] if names else _("Player {n}").format(n=1))
+            self.first_label.text = _("{name} plays blue; the black die decides who begins.").format(name=blue)
+            return
         self.first_label.text = (_("First roller: {name}").format(name=names[k]) if k is not None
                                  else _("First roller: drawn at random"))
 
@@ -202,8 +230,18 @@ class StartScreen(Screen):
             self.error.text = _("Two players have one name: tell them apart (Anna B., Anna K.).")
             return
         try:
-            self.app.session.start(self.names(), first=self.first_choice())
+            if self.game == "fenn":
+                names, blue = self.names(), self.first_choice() or 0
+                if len(names) != 2:
+                    raise ValueError("Fenn is for two players")
+                self.app.session.start([names[blue], names[1 - blue]], first=0, game="fenn",
+                                       options=self.app.cfg.get("fenn"))
+            else:
+                self.app.session.start(self.names(), first=self.first_choice())
         except ValueError as e:
-            self.error.text = _("Enter 2 to 4 players.") if "player" in str(e).lower() else str(e)
+            if self.game == "fenn":
+                self.error.text = _("Fenn is for two players.")
+            else:
+                self.error.text = _("Enter 2 to 4 players.") if "player" in str(e).lower() else str(e)
             return
         self.error.text = ""

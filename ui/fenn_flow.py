@@ -1,0 +1,226 @@
+"""A game of Fenn at the table, by touch, in plain Python (no Kivy).
+
+:class:`FennTable` keeps what the board screen shows (the field tapped, the
+faces offered, the hint shown, the message) and turns taps and the GPIO
+buttons into the session's events: tap the die's new field (only legal fields
+respond; another says why it is blocked), then its new top face (only legal
+faces are offered), then an extra step, the black die after a Pasch, or "End
+turn". Each step is saved as it is made, so a power cut mid-turn loses
+nothing. :class:`ui.controller.TableController` hands a Fenn game's presses
+here.
+
+Example::
+
+    >>> import tempfile
+    >>> from companion.session import GameSession
+    >>> from companion.storage import Store
+    >>> s = GameSession(Store(tempfile.mkdtemp())); s.start(["Anna", "Ben"], first=0, game="fenn")
+    >>> t = FennTable(s, refresh=lambda: None, hints=False)
+    >>> t.tap_black(6); sorted(t.targets())
+    [2, 3]
+    >>> t.tap_field(2); t.faces()
+    [1, 2, 6, 7, 9]
+    >>> t.tap_face(2); t.can_end_turn(), sorted(t.targets())
+    (True, [3, 4])
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Callable
+
+from companion import i18n
+from companion.fenn import BLACK_FACES, BlackThrow, EndTurn, Pass, SetBlack, Step
+from companion.fenn_prompts import blocked_text, hint_text, prompt, repetition_text, stuck
+from companion.game import IllegalEvent
+
+__all__ = ["FennTable", "MARKS"]
+
+log = logging.getLogger(__name__)
+
+#: The marks on a field the player to move may not enter, by why (drawn as shapes, not colour alone).
+MARKS = ("taken", "black", "top", "start")
+
+
+class FennTable:
+    """The Fenn board's flow. ``session``: the :class:`GameSession` playing a
+    Fenn game; ``refresh()``: redraw the screen; ``hints``: True to solve the
+    game in the background for hints (:class:`companion.fenn_hints.HintBook`,
+    cached in the data folder), False for none."""
+
+    def __init__(self, session, *, refresh: Callable[[], None], hints: bool = True):
+        self.session = session
+        self.refresh = refresh
+        self.use_hints = hints
+        self.selected: int | None = None
+        self.shown_hints: list = []
+        self.message = ""
+        self._book = None
+
+    @property
+    def game(self):
+        return self.session.game
+
+    def reset(self) -> None:
+        """A new or resumed game: nothing tapped, no hint shown; the solver started for its settings."""
+        self.selected, self.shown_hints, self.message = None, [], ""
+        if self.use_hints and self.game is not None and (self._book is None or
+                                                         self._book.settings != {**self._book.settings,
+                                                                                 **self.game.settings}):
+            from companion.fenn_hints import HintBook
+
+            self._book = HintBook(self.game.settings, cache_dir=self.session.store.root)
+
+    # -- what the board shows ------------------------------------------------
+    def phase(self) -> str:
+        """``"start"`` (the black die is thrown), ``"turn"``, ``"options"`` or ``"over"``."""
+        g = self.game
+        return "over" if g.is_over else g.prompt_state()["phase"]
+
+    def targets(self) -> set[int]:
+        """The fields the die to move may step to now."""
+        return {s.field for s in self.game.legal_steps()}
+
+    def faces(self) -> list[int]:
+        """The top faces the die may show on the field tapped (empty when none is tapped)."""
+        if self.selected is None:
+            return []
+        return sorted({s.top for s in self.game.legal_steps() if s.field == self.selected})
+
+    def black_choices(self) -> list[int]:
+        """The black die's values to tap: its throw at the start, its new top after a Pasch; else none."""
+        ph, g = self.phase(), self.game
+        if ph == "start":
+            return list(BLACK_FACES)
+        if ph == "options" and g.prompt_state()["pasch"]:
+            return [e.top for e in g.legal_events() if isinstance(e, SetBlack)]
+        return []
+
+    def can_end_turn(self) -> bool:
+        return self.phase() == "options"
+
+    def can_pass(self) -> bool:
+        return stuck(self.game)
+
+    def marks(self) -> dict[int, str]:
+        """Per field the player to move may not enter, why (one of :data:`MARKS`), while a turn is on."""
+        g = self.game
+        if self.phase() not in ("turn", "options"):
+            return {}
+        pos = g.position()
+        mover = pos.to_move
+        other = pos.dice[1 - mover]
+        out = {}
+        if g.turn_start is not None and g.turn_start != pos.dice[mover][0]:
+            out[g.turn_start] = "start"
+        out[other[1]] = "top"
+        out[pos.black] = "black"
+        out[other[0]] = "taken"
+        out.pop(pos.dice[mover][0], None)
+        return {f: m for f, m in out.items() if 1 <= f <= 9}
+
+    def text(self) -> str:
+        """The prompt, the repetition warning and the last message, one per line."""
+        lines = [prompt(self.game), repetition_text(self.game), self.message]
+        return "\n".join(x for x in lines if x)
+
+    def hint_lines(self) -> list[str]:
+        """The hint shown, best first, one line per field and value (at most 6):
+        "field 4, top 7 or 9 — wins in 3" (", black 2" when it sets the black die)."""
+        groups: dict = {}
+        for h in self.shown_hints:
+            groups.setdefault((h.field, h.black, h.value, h.plies), []).append(h.top)
+        out = []
+        for (field, black, value, plies), tops in list(groups.items())[:6]:
+            where = i18n._("field {field}, top {top}").format(field=field, top=" / ".join(map(str, sorted(tops))))
+            if black != self.game.position().black:
+                where += ", " + i18n._("black {n}").format(n=black)
+            out.append(f"{where} \u2014 {hint_text(value, plies)}")
+        return out
+
+    def best(self):
+        """The best turn of the hint shown (its ``field`` is marked on the board), or None."""
+        return self.shown_hints[0] if self.shown_hints else None
+
+    # -- taps --------------------------------------------------------------------
+    def _apply(self, event) -> bool:
+        try:
+            self.session.apply(event)
+        except IllegalEvent as e:  # the screen offers only legal events: a race with the camera
+            self.message = str(e)
+            self.refresh()
+            return False
+        self.selected, self.shown_hints, self.message = None, [], ""
+        self.refresh()
+        return True
+
+    def tap_field(self, field: int) -> None:
+        """A field tapped: choose it (then its face) when legal, else say why it is blocked."""
+        if self.phase() not in ("turn", "options"):
+            return
+        if field in self.targets():
+            self.selected, self.message = field, ""
+        else:
+            self.selected, self.message = None, blocked_text(self.game, field)
+        self.refresh()
+
+    def tap_face(self, top: int) -> None:
+        """A top face tapped for the chosen field: the step is made (and saved)."""
+        if self.selected is not None and top in self.faces():
+            self._apply(Step(self.selected, top))
+
+    def tap_black(self, value: int) -> None:
+        """The black die's value tapped: its start throw, or its new top after a Pasch."""
+        if value in self.black_choices():
+            self._apply(BlackThrow(value) if self.phase() == "start" else SetBlack(value))
+
+    def end_turn(self) -> None:
+        """"End turn" (or CONTINUE): decline the extra step or the Pasch."""
+        if self.can_end_turn():
+            self._apply(EndTurn())
+
+    def pass_turn(self) -> None:
+        """"Pass" when no step is possible (F12)."""
+        if self.can_pass():
+            self._apply(Pass())
+
+    def show_hint(self) -> None:
+        """Show the turns with their values (noted in the game's history); says so while still solving."""
+        if self.phase() not in ("turn", "options"):
+            return
+        book = self._book
+        if book is None or not book.ready:
+            self.message = i18n._("The hints are still being worked out: ask again in a moment.")
+            self.refresh()
+            return
+        self.shown_hints = book.hints(self.game)
+        try:
+            self.session.store.note(self.session.game_id, "hint",
+                                    {"player": self.game.players[self.game.position().to_move]})
+        except Exception:  # the note is a record, not the game
+            log.exception("hint not noted")
+        self.refresh()
+
+    def hints_used(self) -> dict[str, int]:
+        """How many hints each player asked for in this game."""
+        counts = {n: 0 for n in self.game.players}
+        for _seq, _kind, data in self.session.store.notes(self.session.game_id, "hint"):
+            if data.get("player") in counts:
+                counts[data["player"]] += 1
+        return counts
+
+    def lights(self) -> tuple[bool, bool]:
+        """GPIO lights ``(stop, continue)``: CONTINUE lit when it ends the turn (or passes)."""
+        go = self.can_end_turn() or self.can_pass()
+        return False, go
+
+    def action(self, action: str) -> None:
+        """A GPIO or key press on the board: CONTINUE ends the turn (or passes); STOP clears the field tapped."""
+        if action == "continue":
+            if self.can_end_turn():
+                self.end_turn()
+            elif self.can_pass():
+                self.pass_turn()
+        elif action == "stop":
+            self.selected = None
+            self.refresh()
