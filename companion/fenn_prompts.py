@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from .fenn import COLOURS, BlackThrow, EndTurn, Fenn, Pass, SetBlack, Step, Turn
 from .game import Termination
-from .i18n import _, ngettext
+from .i18n import _
 
 __all__ = ["colour_name", "prompt", "blocked_text", "hint_text", "outcome_text", "undo_text", "turn_log",
            "repetition_text", "stuck"]
@@ -105,9 +105,9 @@ def blocked_text(game: Fenn, field: int) -> str:
 def hint_text(value: str, plies: int | None) -> str:
     """A turn's value for the player: "wins in 3", "keeps the draw", "loses in 5" (plies of both players)."""
     if value == "win":
-        return ngettext("wins now", "wins in {n}", plies).format(n=plies) if plies > 1 else _("wins now")
+        return _("wins in {n}").format(n=plies) if plies > 1 else _("wins now")
     if value == "loss":
-        return ngettext("loses in {n}", "loses in {n}", plies).format(n=plies)
+        return _("loses in {n}").format(n=plies)
     return _("keeps the draw")
 
 

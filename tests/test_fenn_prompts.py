@@ -53,7 +53,9 @@ def test_the_moves_of_a_game_and_its_end_in_german():
     g.apply(Step(9, 1))
     i18n.set_language("de")
     assert outcome_text(g) == "Anna gewinnt: Blau hat Feld 9 erreicht."
-    assert "Schwarz" in turn_log(g)[0] or "schwarz" in turn_log(g)[0]
+    h = Fenn(["Anna", "Ben"])
+    h.apply(BlackThrow(3))
+    assert turn_log(h) == ["Schwarzer Würfel geworfen: 3"]
 
 
 def test_the_second_time_a_position_stands_is_said():

@@ -21,5 +21,6 @@ from .game import GameScreen
 from .settings import SettingsScreen
 from .start import StartScreen
 
-__all__ = ["StartScreen", "GameScreen", "FennScreen", "FennEndScreen", "CorrectionScreen", "EndScreen", "SettingsScreen", "CalibrationScreen",
+__all__ = ["StartScreen", "GameScreen", "FennScreen", "FennEndScreen",
+           "CorrectionScreen", "EndScreen", "SettingsScreen", "CalibrationScreen",
            "UndoDialog", "PinDialog", "MenuDialog", "ResumeDialog", "HistoryDialog", "RulesDialog", "TOUCH", "BG"]

@@ -13,7 +13,7 @@ from companion.i18n import _
 
 from ..fenn_widgets import PIP_COLOURS, BoardView, FaceButton
 from ..widgets import SYMBOL_FONT
-from .common import BLUE, GREEN, GREY, TOUCH, backdrop, big_button, button_bar, no_lone_word, pressed, small_button, wrapped
+from .common import GREEN, GREY, backdrop, big_button, button_bar, no_lone_word, pressed, small_button, wrapped
 
 __all__ = ["FennScreen"]
 
