@@ -108,6 +108,7 @@ _KEYS = "players, roll, frame (with values) or decision"
 def _play(lines: Iterable[str], base: str, session: GameSession) -> Replay:
     counts = {"read": 0, "asked": 0, "silent_errors": 0}
     confirmed_seen = False
+    lines = iter(lines)  # a Fenn script's lines go on in _play_fenn from where this loop stops
     for n, line in enumerate(lines, 1):
         line = line.strip()
         if not line:
@@ -165,12 +166,13 @@ def _play_fenn(first_n: int, head: dict, lines, session: GameSession) -> Replay:
     them by a legal turn (F15), and ``{"turn": "pass"}``."""
     from .fenn import BlackThrow, Pass
 
-    if set(head) != {"game", "players"} or not isinstance(head["players"], list):
+    if not {"game", "players"} <= set(head) <= {"game", "players", "options"} or not isinstance(head["players"], list) \
+            or not isinstance(head.get("options", {}), dict):
         raise ReplayError(f"line {first_n}: the first line of a Fenn script is "
-                          '{"game": "fenn", "players": [blue, red]}')
+                          '{"game": "fenn", "players": [blue, red]} (and "options": {"faces": ...} if not the defaults)')
     try:
-        session.start(head["players"], first=0, game="fenn")
-    except ValueError as e:
+        session.start(head["players"], first=0, game="fenn", options=head.get("options"))
+    except (ValueError, TypeError) as e:
         raise ReplayError(f"line {first_n}: {e}") from None
     for n, line in enumerate(lines, first_n + 1):
         line = line.strip()
@@ -234,6 +236,29 @@ def _judge_frame(session: GameSession, value, confirmed, base: str) -> str:
     return verdict
 
 
+def _export_fenn(game) -> list[dict]:
+    """A Fenn game as a script of whole turns (the steps between are not kept,
+    F15); a turn not finished when the game was stored is left out."""
+    from .fenn import BlackThrow, Fenn, Pass
+
+    head: dict = {"game": "fenn", "players": list(game.players)}
+    if game.options != Fenn(game.players).options:
+        head["options"] = game.options
+    lines: list[dict] = [head]
+    g = Fenn(game.players, **game.options)
+    for e in game.events:
+        mover = g.position().to_move
+        g.apply(e)
+        if isinstance(e, BlackThrow):
+            lines.append({"black": e.value})
+        elif isinstance(e, Pass):
+            lines.append({"turn": "pass"})
+        elif g.is_over or g.prompt_state()["phase"] == "turn":  # the turn is over
+            field, top = g.position().dice[mover]
+            lines.append({"turn": {"field": field, "top": top, "black": g.position().black}})
+    return lines
+
+
 def export_game(store: Store, game_id: int) -> list[dict]:
     """A stored game as replay script lines (dicts, one per line).
 
@@ -245,6 +270,8 @@ def export_game(store: Store, game_id: int) -> list[dict]:
     when there is no such game.
     """
     saved = store.load(game_id)
+    if saved.game.name == "fenn":
+        return _export_fenn(saved.game)
     players = list(saved.game.players)
     first = saved.game.first
     order = players[first:] + players[:first]

@@ -200,3 +200,70 @@ def test_a_stored_fenn_game_keeps_its_settings_and_hint_notes(tmp_path):
     assert t.game.settings == {"faces": "tip", "stuck": "lose", "dice": "miwin"}
     assert t.game.position().dice[0] == (2, 2) and t.game.prompt_state()["extra"]
     assert t.store.notes(t.game_id, "hint") == [(2, "hint", {"player": "Anna"})]
+
+
+def _random_game(rng, settings):
+    """A random legal game of Fenn to its end (or 200 turns): the engine and its script of whole turns."""
+    g = Fenn(["Anna", "Ben"], **settings)
+    lines = [{"game": "fenn", "players": ["Anna", "Ben"], "options": g.options}]
+    while g.to_act is None and not g.is_over:
+        v = rng.choice((2, 3, 4, 6, 7, 8))
+        g.apply(BlackThrow(v))
+        lines.append({"black": v})
+    for _ in range(200):
+        if g.is_over:
+            break
+        ends = g.turn_ends()
+        if not ends:
+            g.apply(Pass())
+            lines.append({"turn": "pass"})
+            continue
+        field, top, black = rng.choice(sorted(ends))
+        for e in ends[(field, top, black)]:
+            g.apply(e)
+        lines.append({"turn": {"field": field, "top": top, "black": black}})
+    return g, lines
+
+
+@pytest.mark.parametrize("settings", [{}, {"faces": "tip"}, {"stuck": "lose", "dice": "wikipedia"}])
+def test_random_legal_games_and_illegal_turns_replay_as_the_rules_say(tmp_path, capsys, settings):
+    import json
+    import random
+
+    from companion.cli import main
+
+    rng = random.Random(len(str(settings)))
+    games, paths = [], []
+    for i in range(12):
+        g, lines = _random_game(rng, settings)
+        games.append(g)
+        paths.append(_script(tmp_path, f"g{i}.jsonl", lines))
+    # An illegal turn in the middle of a legal game: that script stops with its line, the others play.
+    g, lines = _random_game(rng, settings)
+    k = next(i for i, line in enumerate(lines) if isinstance(line.get("turn"), dict))
+    lines[k] = {"turn": {"field": 5, "top": 9 if lines[k]["turn"]["top"] != 9 else 1, "black": 5}}  # no black 5
+    paths.insert(3, _script(tmp_path, "bad.jsonl", lines))
+    assert main(["replay", "--json", *paths]) == 2
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert out[3]["error"].startswith(f"line {k + 1}: no legal turn") and "(F15)" in out[3]["error"]
+    assert [o for i, o in enumerate(out) if i != 3] == [g.to_dict() for g in games]
+    assert any(g.is_over for g in games)
+
+
+def test_a_stored_fenn_game_exports_as_a_script_that_replays_to_it(tmp_path):
+    import json
+    import random
+
+    from companion.replay import export_game, replay_lines
+    from companion.session import GameSession
+    from companion.storage import Store
+
+    s = GameSession(Store(str(tmp_path / "d")))
+    s.start(["Anna", "Ben"], first=0, game="fenn", options={"faces": "tip"})
+    g, _lines = _random_game(random.Random(3), {"faces": "tip"})
+    for e in g.events:  # as played at the table: step by step
+        s.apply(e)
+    script = export_game(s.store, s.game_id)
+    assert script[0] == {"game": "fenn", "players": ["Anna", "Ben"], "options": {"faces": "tip", "stuck": "pass",
+                                                                                  "dice": "miwin"}}
+    assert replay_lines([json.dumps(x) for x in script], str(tmp_path)).state == g.to_dict()
