@@ -103,6 +103,7 @@ def _make_app(cfg, driver):
             self.table = TableController(self.session, self, camera=self.camera, demo=self.demo,
                                          watcher=self.watcher, subscribe=False)
             self.session.subscribe(lambda ch: Clock.schedule_once(lambda dt: self.table.on_change(ch)))
+            self.table.fenn.prepare(self.cfg.get("fenn", {}))  # Fenn's hints solved (or loaded) in the background now
             self.dialog = None
             self.devices = None
             from hardware.sound import SoundPlayer
@@ -443,8 +444,8 @@ def _make_app(cfg, driver):
                 saved = load_settings(data_dir)
             except SettingsError:
                 saved = {}
-            for section in ("camera", "gpio", "app"):
-                saved.setdefault(section, {}).update(values[section])
+            for section in ("camera", "gpio", "app", "fenn"):
+                saved.setdefault(section, {}).update(values.get(section, {}))
             if pin:
                 try:
                     saved["pin_hash"] = hash_pin(pin)
@@ -464,6 +465,7 @@ def _make_app(cfg, driver):
                 self.table.camera, self.table.demo = self.camera, self.demo
                 self.worker = FrameWorker(self.camera, self._frame_from_worker)
                 self.worker.start()
+            self.table.fenn.prepare(new.get("fenn", {}))  # new Fenn games use these; a game under way keeps its own
             if new["gpio"] != old["gpio"] or new["app"]["sound"] != old["app"]["sound"]:
                 self._open_hardware()
             back = getattr(self, "_back_from_settings", "start")

@@ -61,15 +61,19 @@ class FennTable:
     def game(self):
         return self.session.game
 
+    def prepare(self, settings: dict) -> None:
+        """Start solving (or loading) the table for ``settings`` in the background
+        now, so hints are ready before the first turn is over (the app calls it at start)."""
+        if self.use_hints and (self._book is None or self._book.settings != {**self._book.settings, **settings}):
+            from companion.fenn_hints import HintBook
+
+            self._book = HintBook(settings, cache_dir=self.session.store.root)
+
     def reset(self) -> None:
         """A new or resumed game: nothing tapped, no hint shown; the solver started for its settings."""
         self.selected, self.shown_hints, self.message = None, [], ""
-        if self.use_hints and self.game is not None and (self._book is None or
-                                                         self._book.settings != {**self._book.settings,
-                                                                                 **self.game.settings}):
-            from companion.fenn_hints import HintBook
-
-            self._book = HintBook(self.game.settings, cache_dir=self.session.store.root)
+        if self.game is not None:
+            self.prepare(self.game.settings)
 
     # -- what the board shows ------------------------------------------------
     def phase(self) -> str:

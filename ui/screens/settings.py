@@ -21,7 +21,7 @@ __all__ = ["SettingsScreen"]
 
 
 class SettingsScreen(Screen):
-    """Camera, GPIO pins, language, sound, odds and the PIN (behind the PIN)."""
+    """Camera, GPIO pins, language, sound, odds, Fenn's rulings (F7, F12, F1) and the PIN (behind the PIN)."""
 
     def __init__(self, app, **kw):
         super().__init__(name="settings", **kw)
@@ -59,6 +59,16 @@ class SettingsScreen(Screen):
             t.bind(state=lambda w, s: setattr(w, "text", _("On") if s == "down" else _("Off")))
             t.text = _("On") if t.state == "down" else _("Off")
             row(label, t, key)
+        fenn = cfg.get("fenn", {"faces": "any", "stuck": "pass", "dice": "miwin"})
+        self.fenn_choices = {
+            "faces": {"any": _("any other face"), "tip": _("tipped over an edge")},
+            "stuck": {"pass": _("passes"), "lose": _("loses")},
+            "dice": {"miwin": _("blue III: 1 2 5 6 7 9"), "wikipedia": _("blue IV: 1 3 4 5 8 9")},
+        }
+        for key, label in (("faces", _("Fenn: a step turns up")), ("stuck", _("Fenn: a player who cannot step")),
+                           ("dice", _("Fenn: the dice"))):
+            words = self.fenn_choices[key]
+            row(label, spinner(words[fenn[key]], words.values()), "fenn_" + key)
         row(_("New PIN (4-8 digits)"), TextInput(password=True, input_filter="int", multiline=False,
                                                  font_size="20sp", hint_text=_("unchanged")), "pin")
         scroll.add_widget(grid)
@@ -74,7 +84,7 @@ class SettingsScreen(Screen):
         self.add_widget(root)
 
     def values(self) -> dict:
-        """The settings as entered: ``{"camera": …, "gpio": …, "app": …}`` plus ``"pin"`` ('' = unchanged)."""
+        """The settings as entered: ``{"camera": …, "gpio": …, "app": …, "fenn": …}`` plus ``"pin"`` ('' = unchanged)."""
         f = self.fields
         w, h = (int(v) for v in f["res"].text.split("x"))
         lang = next(c for c, n in LANGUAGES.items() if n == f["language"].text)
@@ -82,6 +92,8 @@ class SettingsScreen(Screen):
             "camera": {"source": f["source"].text, "width": w, "height": h},
             "gpio": {k: int(f[k].text) for k in ("stop_pin", "continue_pin", "stop_led", "continue_led", "buzzer")},
             "app": {"language": lang, "sound": f["sound"].state == "down", "odds": f["odds"].state == "down"},
+            "fenn": {k: next(c for c, word in words.items() if word == f["fenn_" + k].text)
+                     for k, words in self.fenn_choices.items()},
             "pin": f["pin"].text.strip(),
         }
 
