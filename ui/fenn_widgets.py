@@ -168,15 +168,16 @@ class BoardView(Widget):
 
     def _mark(self, x, y, s, why):
         """The shape of a field the mover may not enter: X (black die), ⊘ (other die's number), — (null move)."""
-        m = s * 0.2
+        m = s * 0.26  # the shapes keep clear of the field's number in its corner
+        y -= s * 0.05
         if why == "black":
             Color(0.05, 0.05, 0.05, 0.85)
             Line(points=[x + m, y + m, x + s - m, y + s - m], width=3.5)
             Line(points=[x + m, y + s - m, x + s - m, y + m], width=3.5)
         elif why == "top":
             Color(0.95, 0.95, 0.95, 0.9)
-            Line(circle=(x + s / 2, y + s / 2, s * 0.3), width=3)
-            Line(points=[x + s * 0.29, y + s * 0.29, x + s * 0.71, y + s * 0.71], width=3)
+            Line(circle=(x + s / 2, y + s / 2, s * 0.25), width=3)
+            Line(points=[x + s * 0.33, y + s * 0.33, x + s * 0.67, y + s * 0.67], width=3)
         elif why == "start":
             Color(0.95, 0.95, 0.95, 0.9)
             Line(points=[x + m, y + s / 2, x + s - m, y + s / 2], width=4)
