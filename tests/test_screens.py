@@ -53,6 +53,9 @@ def test_snapshot_renders_every_screen(tmp_path, size, lang):
         for b in names[i + 1:]:
             assert np.abs(pictures[a].astype(int) - pictures[b].astype(int)).mean() > 3, (a, b)
     assert rep["asked"], "the throw with a die missing did not open the correction screen"
+    # A whole game of Fenn was played on the board by its taps, to its end (Ben chose blue).
+    fenn = rep["fenn_outcome"]
+    assert fenn["finished"] and fenn["winner"] in ("Anna", "Ben") and fenn["players"][0]["name"] == "Ben"
 
 
 def test_players_at_the_table(tmp_path):

@@ -92,6 +92,7 @@ class FennScreen(Screen):
     def _choices(self, game):
         f = self.flow
         self.choices.clear_widgets()
+        self.choices.add_widget(Widget())  # the faces centred under the board
         size = dp(64)
         if f.selected is not None:
             self.choice_title.text = _("Field {field}: which face on top?").format(field=f.selected)
