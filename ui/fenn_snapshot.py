@@ -62,14 +62,10 @@ def play_by_touch(flow, *, rng: random.Random, best_for=0, max_turns: int = 400)
         tap_turn(flow, path)
 
 
-def fenn_script(app, outdir, report):
-    """The Fenn part of the snapshot's script (a generator on Kivy's clock)."""
-    from kivy.core.window import Window
-
-    from .snapshot import enter_players, shot, wait_for
-
-    def save(name):
-        report["files"].append(shot(Window, outdir, name, report))
+def fenn_script(app, report, *, save, enter_players, wait_for):
+    """The Fenn part of the snapshot's script (a generator on Kivy's clock):
+    ``save(name)`` saves the screen, ``enter_players`` and ``wait_for`` are
+    :mod:`ui.snapshot`'s."""
 
     app.show_start()
     s = app.start_screen

@@ -242,7 +242,8 @@ def _script(app, outdir, report):
     yield 0.2
     from .fenn_snapshot import fenn_script
 
-    yield from fenn_script(app, outdir, report)
+    yield from fenn_script(app, report, save=lambda name: report["files"].append(shot(Window, outdir, name, report)),
+                           enter_players=enter_players, wait_for=wait_for)
     report["screens"] = [os.path.basename(f)[:-4] for f in report["files"]]
 
 
