@@ -29,7 +29,7 @@ from .fenn import COLOURS, BlackThrow, EndTurn, Fenn, Pass, SetBlack, Step, Turn
 from .game import Termination
 from .i18n import _
 
-__all__ = ["colour_name", "prompt", "blocked_text", "hint_text", "outcome_text", "undo_text", "turn_log",
+__all__ = ["verdict_text", "reason_text", "colour_name", "prompt", "blocked_text", "hint_text", "outcome_text", "undo_text", "turn_log",
            "repetition_text", "stuck"]
 
 
@@ -186,3 +186,38 @@ def turn_log(game: Fenn) -> list[str]:
             cur.append(_("pass"))
     close()
     return lines
+
+
+def reason_text(reason) -> str:
+    """The words for a :class:`vision.fenn.FennReason` code (why a read of the board is not sure)."""
+    words = {
+        "missing_die": _("not all three dice are seen"),
+        "colours": _("the dice's colours are unclear"),
+        "not_a_face": _("a die shows a number it does not have"),
+        "other_set": _("blue and red seem the other way round: is the set the other kind? (settings)"),
+        "between_fields": _("a die stands between two fields"),
+        "off_board": _("a die lies off its place"),
+        "hard_to_read": _("a die is hard to read"),
+        "foreign": _("something is over the board"),
+    }
+    return words[str(reason)]
+
+
+def verdict_text(game: Fenn, verdict) -> str:
+    """What the players are told when the camera's read of the board is not taken
+    (a :class:`companion.fenn_referee.Verdict` of kind ``"ask"``)."""
+    if verdict.reasons:
+        return _("Could not read the board: {why}. Put the dice straight.").format(
+            why="; ".join(reason_text(r) for r in verdict.reasons))
+    seen = verdict.seen or {}
+    mover = game.position().to_move
+    if verdict.rule == "start":
+        return _("Before the start the blue die stands on field 1 and the red one on field 9, both showing 5.")
+    if verdict.rule == "mid_turn":
+        return _("This turn began on the screen: finish it there (End turn).")
+    if verdict.rule == "other_moved":
+        return _("The {other} die moved, but {colour} is to move: put it back.").format(
+            other=colour_name(1 - mover), colour=colour_name(mover))
+    field, top = seen.get(("blue", "red")[mover], (None, None))
+    return _("No legal turn leads to field {field} with {top} on top (black die {black}): put the dice back "
+             "or correct on the screen.").format(field=field, top=top, black=seen.get("black"))

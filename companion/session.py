@@ -42,10 +42,10 @@ from .durchmarsch import Throw, ThrowResult
 from .game import Game, check_new_names, game_class
 from .storage import Store
 
-__all__ = ["GameSession", "Change", "ReadResult", "NoGame", "SCORED", "ASKED"]
+__all__ = ["GameSession", "Change", "ReadResult", "NoGame", "SCORED", "ASKED", "SAME"]
 
-#: What :meth:`GameSession.take` did with a read.
-SCORED, ASKED = "scored", "asked"
+#: What :meth:`GameSession.take` did with a read (SAME: Fenn, nothing moved on the board).
+SCORED, ASKED, SAME = "scored", "asked", "same"
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +98,8 @@ class Change:
     result: ThrowResult | None = None
     read: ReadResult | None = None
     frame: np.ndarray | None = field(default=None, repr=False)
+    #: Fenn: what the read of the board meant (:class:`companion.fenn_referee.Verdict`) on a ``"read"`` change.
+    verdict: object = None
 
 
 class GameSession:
@@ -113,8 +115,11 @@ class GameSession:
     """
 
     def __init__(self, store: Store, *, reader: Callable | None = None, rng: random.Random | None = None,
-                 area=None, recorder=None, keep_frame_games: int | None = None, keep_recorded: int | None = None):
+                 area=None, recorder=None, keep_frame_games: int | None = None, keep_recorded: int | None = None,
+                 board=None):
         self.store = store
+        #: Fenn: the calibrated board (:class:`vision.fenn.BoardArea`), or None to find it in each frame.
+        self.board = board
         self.keep_frame_games = keep_frame_games
         self.keep_recorded = keep_recorded
         self._reader = reader
@@ -225,6 +230,8 @@ class GameSession:
         is sure and found the count of dice due (8, 7, 6 or 5).
         """
         game = self._need_game()
+        if game.name == "fenn":
+            return self._read_board(frame)
         due = game.dice_to_throw or 0
         if self._reader is None:
             from vision.reader import read_throw
@@ -252,10 +259,38 @@ class GameSession:
         (:meth:`ask`: listeners get a ``"read"`` change, nothing is scored).
         Returns :data:`SCORED` or :data:`ASKED`.
         """
+        if self.game is not None and self.game.name == "fenn":
+            return self._take_board(read, frame)
         if read.ok:
             self.throw(read.values, frame=frame)
             return SCORED
         self.ask(read, frame)
+        return ASKED
+
+    # -- Fenn on the camera ---------------------------------------------------
+    def _read_board(self, frame: np.ndarray):
+        """Fenn: the board read (:func:`vision.fenn.read_fenn`) with the game's dice
+        set; the board found in the frame when none is calibrated. Raises
+        :class:`vision.fenn.BoardError` when there is none to find."""
+        from vision.diceset import MIWIN, MIWIN_SWAPPED
+        from vision.fenn import find_board, read_fenn
+
+        board = self.board if self.board is not None else find_board(frame)
+        return read_fenn(frame, board, dice=MIWIN_SWAPPED if self.game.settings["dice"] == "wikipedia" else MIWIN)
+
+    def _take_board(self, read, frame) -> str:
+        """Fenn: apply what a sure read shows when the rules reach it (a start
+        throw, a whole turn: F3, F15); :data:`SAME` when nothing moved; else ask
+        (a ``"read"`` change with the :class:`companion.fenn_referee.Verdict`)."""
+        from .fenn_referee import judge
+
+        verdict = judge(self.game, read)
+        if verdict.kind == "event":
+            self.apply(verdict.event)
+            return SCORED
+        if verdict.kind == "same":
+            return SAME
+        self._emit(Change("read", frame=frame, verdict=verdict))
         return ASKED
 
     def throw_frame(self, frame: np.ndarray) -> ReadResult:

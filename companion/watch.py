@@ -36,7 +36,7 @@ from typing import Callable
 import numpy as np
 
 from .durchmarsch import DurchmarschError, Phase
-from .session import SCORED
+from .session import SAME, SCORED
 
 __all__ = ["ThrowWatcher", "Seen", "Why"]
 
@@ -133,6 +133,8 @@ class ThrowWatcher:
         pass the result to :meth:`act` on the thread that owns the session.
         """
         game = self.session.game
+        if game is not None and game.name == "fenn":  # the board is read at every rest (F15: whole turns)
+            return None if game.is_over else self.session.read(frame)
         if game is None or game.phase is not Phase.ROLL:
             return None
         return self.session.read(frame)
@@ -145,6 +147,14 @@ class ThrowWatcher:
         game = s.game
         if game is None:
             return Seen("ignored", Why.NO_GAME)
+        if game.name == "fenn":
+            if r is None:
+                return Seen("ignored", Why.GAME_OVER)
+            taken = s.take(r, frame)
+            if taken == SCORED:
+                self.last_frame = frame
+            return Seen("ignored" if taken == SAME else taken, Why.NOT_MOVED if taken == SAME else
+                        Why.SCORED if taken == SCORED else Why.NOT_SURE if r.reasons else Why.REFUSED, r)
         if game.phase is not Phase.ROLL or r is None or r.expected != game.dice_to_throw:
             return Seen("ignored", Why.DECISION_DUE if game.phase is Phase.DECIDE else
                         Why.GAME_OVER if game.phase is Phase.OVER else Why.MOVED_ON)

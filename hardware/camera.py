@@ -254,6 +254,12 @@ class MockCamera(Camera):
             self._scene, self.truth = frame, truth
         return truth
 
+    def show(self, frame: np.ndarray, truth=()) -> None:
+        """Show ``frame`` (``H×W×3 uint8 BGR``, e.g. a :class:`hardware.fenn_scene.FennScene`
+        frame) from now on, with fresh sensor noise on every read; ``truth`` what it shows."""
+        with self._lock:
+            self._scene, self.truth = frame, list(truth)
+
     def clear(self) -> None:
         """Show an empty tray from now on."""
         with self._lock:

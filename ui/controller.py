@@ -313,6 +313,14 @@ class TableController:
         """The session changed: update what is shown (call on the UI thread)."""
         game = self.session.game
         play, end = self.play_screens()
+        if self.is_fenn() and change.kind == "read":  # the camera's read of the board is not taken: say why
+            from companion.fenn_prompts import verdict_text
+
+            self.fenn.message = verdict_text(game, change.verdict)
+            self.fenn.last_frame = change.frame
+            self.view.beep("ask")
+            self.view.refresh()
+            return
         if self.is_fenn() and change.kind in ("start", "resume", "undo", "event", "over"):
             if change.kind in ("start", "resume"):
                 self.fenn.reset()

@@ -55,6 +55,8 @@ class FennTable:
         self.selected: int | None = None
         self.shown_hints: list = []
         self.message = ""
+        #: The camera's frame of the last read not taken (shown with the question), or None.
+        self.last_frame = None
         self._book = None
 
     @property

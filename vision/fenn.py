@@ -236,7 +236,8 @@ def find_board(frame: np.ndarray) -> BoardArea:
     if end_a.sum() > end_b.sum():  # field 1 at the end nearer the left (or top)
         cyc = [cyc[2], cyc[3], cyc[0], cyc[1]]
     corners = cyc
-    if np.cross(corners[1] - corners[0], corners[3] - corners[0]) < 0:  # clockwise on screen (y down)
+    u, v = corners[1] - corners[0], corners[3] - corners[0]
+    if u[0] * v[1] - u[1] * v[0] < 0:  # clockwise on screen (y down)
         corners = [corners[3], corners[2], corners[1], corners[0]]
     return BoardArea(tuple((float(x), float(y)) for x, y in corners), (w, h))
 
@@ -271,7 +272,7 @@ def _refine(quad: np.ndarray, pts: np.ndarray) -> np.ndarray:
         d = b - a
         length = np.hypot(*d)
         t = ((pts - a) @ d) / (length ** 2)
-        dist = np.abs(np.cross(d, pts - a)) / length
+        dist = np.abs(d[0] * (pts[:, 1] - a[1]) - d[1] * (pts[:, 0] - a[0])) / length
         near = pts[(dist < 4) & (t > 0.1) & (t < 0.9)]
         if len(near) < 5:
             return quad
@@ -380,7 +381,9 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
     return FennRead(tuple(out), tuple(sorted(reasons, key=lambda r: list(FennReason).index(r))), ms, config.sure)
 
 
-_PATCH = 64
+_PATCH = 72
+#: How much larger than the die's square the patch read is (the whole face, and the board around it).
+_GROW = 1.25
 
 
 def _is_square(area: float, rect, want: float) -> bool:
@@ -419,24 +422,33 @@ def _squares(mask: np.ndarray, want: float) -> list:
 def _read_face(frame, box, back, R, dice: DiceSet, config: FennConfig) -> FennDie:
     """One die's face: its pips counted in a straightened patch of the frame, their colour, a confidence."""
     mid = box.mean(axis=0)
-    box = mid + (box - mid) * 1.12  # the whole face and a little around it: the pips well inside
+    box = mid + (box - mid) * _GROW  # the whole face and some of the board around it
     corners = cv2.perspectiveTransform(np.float32([box]), back)[0]  # frame px
     P = _PATCH
     M = cv2.getPerspectiveTransform(np.float32(corners), np.float32([[0, P], [0, 0], [P, 0], [P, P]]))
     patch = cv2.warpPerspective(frame, M, (P, P), flags=cv2.INTER_LINEAR)
-    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
-    inner = lab[6:-6, 6:-6]
-    body = np.median(inner.reshape(-1, 3), axis=0)
+    inner = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
+    q = P // 4
+    body = np.median(inner[q:-q, q:-q].reshape(-1, 3), axis=0)  # the face's own colour, from its middle
     dist = np.linalg.norm(inner - body, axis=2)
-    pipmask = (dist > config.pip_contrast).astype(np.uint8)
+    # The face: the body-coloured region around the middle, its pips' holes filled.
+    near = (dist <= config.pip_contrast).astype(np.uint8)
+    nb, blabels, bstats, _bc = cv2.connectedComponentsWithStats(near)
+    main = int(np.argmax(bstats[1:, cv2.CC_STAT_AREA])) + 1 if nb > 1 else 0
+    face = np.zeros_like(near)
+    outline, _ = cv2.findContours((blabels == main).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cv2.drawContours(face, outline, -1, 1, thickness=cv2.FILLED)
+    face = cv2.erode(face, np.ones((3, 3), np.uint8))
+    pipmask = ((dist > config.pip_contrast) & (face > 0)).astype(np.uint8)
     pipmask = cv2.morphologyEx(pipmask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     n, labels, stats, _c = cv2.connectedComponentsWithStats(pipmask)
-    inner_size = P - 12
-    comps = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= 12]
-    # What touches the patch's edge is the die's rim or the board beside it, not a pip (pips sit well inside).
-    edge = [k for k in comps if min(stats[k, 0], stats[k, 1]) <= 0 or stats[k, 0] + stats[k, 2] >= inner_size
-            or stats[k, 1] + stats[k, 3] >= inner_size]
+    comps = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= 10]
+    # A blot on the face's rim is the die's edge or a shadow, not a pip (pips lie inside the face).
+    rim = cv2.dilate(1 - face, np.ones((3, 3), np.uint8))
+    edge = [k for k in comps if (rim[labels == k] > 0).any()]
     keep = [k for k in comps if k not in edge]
+    inner_size = P
+    side_px = float(np.sqrt(face.sum())) if face.sum() else P / _GROW
     areas = [stats[k, cv2.CC_STAT_AREA] for k in keep]
     confidence = 1.0
     count = len(keep)
@@ -446,12 +458,14 @@ def _read_face(frame, box, back, R, dice: DiceSet, config: FennConfig) -> FennDi
         small = [a for a in areas if a < 0.5 * med]
         if big or small:
             confidence -= 0.35
-        expected = (0.08 * P / 1.12) ** 2 * np.pi
+        expected = (0.08 * side_px) ** 2 * np.pi
         if not 0.35 * expected <= med <= 2.2 * expected:
             confidence -= 0.3
         # Every face of these dice is point-symmetric: the pips' middle is the face's middle.
         cs = np.array([_c[k] for k in keep])
-        off = np.hypot(*(cs.mean(axis=0) - (inner_size - 1) / 2)) / inner_size
+        fm = cv2.moments(face, binaryImage=True)
+        middle = np.array([fm["m10"] / fm["m00"], fm["m01"] / fm["m00"]]) if fm["m00"] else np.array([P / 2, P / 2])
+        off = np.hypot(*(cs.mean(axis=0) - middle)) / side_px
         if off > 0.1:
             confidence -= 0.5
         for k in edge:  # a pip-like blot at the edge: a pip cut off, perhaps
@@ -479,7 +493,7 @@ def _read_face(frame, box, back, R, dice: DiceSet, config: FennConfig) -> FennDi
     if not 1 <= count <= 9:
         confidence = min(confidence, 0.2)
     cx, cy = corners.mean(axis=0)
-    size = float(np.mean([np.hypot(*(corners[i] - corners[(i + 1) % 4])) for i in range(4)])) / 1.12
+    size = float(np.mean([np.hypot(*(corners[i] - corners[(i + 1) % 4])) for i in range(4)])) / _GROW
     dieset_colour = dice.die_of(colour) if colour else None
     return FennDie(dieset_colour, count, (float(cx), float(cy)), size, None, max(0.0, confidence))
 

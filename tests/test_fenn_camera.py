@@ -1,0 +1,103 @@
+"""Fenn on the camera: the board found, Miwin's dice read by counting and by colour, turns refereed."""
+
+import random
+
+import numpy as np
+import pytest
+
+from companion.fenn import BlackThrow, Fenn, Turn
+from companion.session import ASKED, SAME, SCORED, GameSession
+from companion.storage import Store
+from hardware.fenn_scene import FennScene
+from vision.diceset import MIWIN, MIWIN_LAYOUT_ALT
+from vision.fenn import BoardArea, BoardError, FennReason, find_board, read_fenn
+
+
+def _scene(seed, **kw):
+    scene = FennScene(seed=seed, **kw)
+    return scene, find_board(scene.frame(blue=None, red=None, black=None, seed=seed)[0])
+
+
+@pytest.mark.parametrize("seed", [3, 7, 12])
+def test_the_board_is_found_and_its_fields_named(seed):
+    scene, board = _scene(seed)
+    assert np.abs(np.array(board.corners) - np.array(scene.board_corners())).max() < 25
+    for f in (1, 5, 9):
+        assert board.field_of(scene.to_frame(f - 0.5, 0.5)) == f
+    assert board.field_of(scene.to_frame(4.5, 2.1)) is None  # the black die's place, beside the board
+    ends = BoardArea.from_ends(scene.to_frame(0.5, 0.5), scene.to_frame(8.5, 0.5), scene.size)
+    assert ends.field_of(scene.to_frame(6.5, 0.5)) == 7  # the players' two touches make the same board
+
+
+def test_no_board_in_an_empty_frame_is_a_clear_error():
+    with pytest.raises(BoardError, match="no board"):
+        find_board(np.full((480, 640, 3), 90, np.uint8))
+
+
+def test_pips_are_counted_whatever_their_layout_and_told_apart_by_colour():
+    assert MIWIN_LAYOUT_ALT[8] != MIWIN.layout[8]
+    for seed, layout in ((21, "alt"), (22, "fenn"), (23, "alt")):
+        scene, board = _scene(seed, layout=layout)
+        for blue, red, black in (((2, 7), (5, 8), 7), ((4, 9), (8, 9), 2), ((1, 6), (9, 3), 8)):
+            frame, _ = scene.frame(blue=blue, red=red, black=black, seed=seed)
+            r = read_fenn(frame, board)
+            assert r.sure, (seed, layout, r.reasons)
+            assert [(d.colour, d.value, d.field) for d in r.dice] == [
+                ("blue", blue[1], blue[0]), ("red", red[1], red[0]), ("black", black, None)]
+
+
+def test_a_hand_a_lifted_die_or_a_value_the_die_lacks_is_never_sure():
+    scene, board = _scene(5)
+    frame, _ = scene.frame(blue=(3, 7), red=(6, 9), black=8, hand="red", seed=1)
+    assert not read_fenn(frame, board).sure
+    frame, _ = scene.frame(blue=(3, 7), red=(6, 9), black=8, lifted="blue", seed=1)
+    r = read_fenn(frame, board)
+    assert not r.sure and FennReason.MISSING_DIE in r.reasons
+    frame, _ = scene.frame(blue=(3, 8), red=(6, 7), black=8, seed=1)  # a set with blue and red swapped (F1)
+    r = read_fenn(frame, board)
+    assert not r.sure and {FennReason.NOT_A_FACE, FennReason.OTHER_SET} <= set(r.reasons)
+
+
+def test_a_game_is_refereed_turn_by_turn_from_its_frames(tmp_path):
+    scene, board = _scene(9)
+    session = GameSession(Store(str(tmp_path)), board=board)
+    session.start(["Anna", "Ben"], first=0, game="fenn")
+    rng = random.Random(2)
+    ref = Fenn(["Anna", "Ben"])
+    for v in (3, 6):  # the start throws, read from the black die
+        ref.apply(BlackThrow(v))
+        frame, _ = scene.frame(blue=(1, 5), red=(9, 5), black=v, seed=v)
+        assert session.take(session.read(frame), frame) == SCORED
+    asked = 0
+    for k in range(12):
+        if ref.is_over:
+            break
+        ends = ref.turn_ends()
+        field, top, black = rng.choice(sorted(ends))
+        ref.apply(Turn(field, top, black))
+        pos = ref.position()
+        frame, _ = scene.frame(blue=pos.dice[0], red=pos.dice[1], black=pos.black, seed=k)
+        taken = session.take(session.read(frame), frame)
+        asked += taken == ASKED
+        assert taken in (SCORED, ASKED)
+        if taken == ASKED:  # the players confirm on the screen: the same turn by hand
+            session.apply(Turn(field, top, black))
+        assert session.take(session.read(frame), frame) == SAME  # a still board again: nothing new
+    assert session.game.to_dict() == ref.to_dict() and asked <= 2
+
+
+def test_an_illegal_turn_on_the_board_is_asked_with_its_rule(tmp_path):
+    from companion.fenn_prompts import verdict_text
+
+    scene, board = _scene(9)
+    session = GameSession(Store(str(tmp_path)), board=board)
+    session.start(["Anna", "Ben"], first=0, game="fenn")
+    session.apply(BlackThrow(6))
+    heard = []
+    session.subscribe(heard.append)
+    frame, _ = scene.frame(blue=(1, 5), red=(7, 1), black=6, seed=1)  # red moved, but blue is to move
+    assert session.take(session.read(frame), frame) == ASKED
+    assert verdict_text(session.game, heard[-1].verdict) == "The red die moved, but blue is to move: put it back."
+    frame, _ = scene.frame(blue=(6, 5), red=(9, 5), black=6, seed=1)  # 6 is blocked by the black die's 6
+    assert session.take(session.read(frame), frame) == ASKED and heard[-1].verdict.rule == "unreachable"
+    assert session.game.position().dice == ((1, 5), (9, 5))  # nothing applied
