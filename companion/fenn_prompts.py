@@ -29,7 +29,8 @@ from .fenn import COLOURS, BlackThrow, EndTurn, Fenn, Pass, SetBlack, Step, Turn
 from .game import Termination
 from .i18n import _
 
-__all__ = ["verdict_text", "reason_text", "colour_name", "prompt", "blocked_text", "hint_text", "outcome_text", "undo_text", "turn_log",
+__all__ = ["verdict_text", "reason_text",
+           "colour_name", "prompt", "blocked_text", "hint_text", "outcome_text", "undo_text", "turn_log",
            "repetition_text", "stuck"]
 
 

@@ -447,7 +447,6 @@ def _read_face(frame, box, back, R, dice: DiceSet, config: FennConfig) -> FennDi
     rim = cv2.dilate(1 - face, np.ones((3, 3), np.uint8))
     edge = [k for k in comps if (rim[labels == k] > 0).any()]
     keep = [k for k in comps if k not in edge]
-    inner_size = P
     side_px = float(np.sqrt(face.sum())) if face.sum() else P / _GROW
     areas = [stats[k, cv2.CC_STAT_AREA] for k in keep]
     confidence = 1.0
