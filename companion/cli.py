@@ -10,6 +10,8 @@
     companion export [--config F] ID > game.jsonl
     companion stats [--json] [--config F]
     companion fenn solve [--json] [--config F]
+    companion read --game fenn [--board BOARD.json | --find-board] [--json] IMAGE...
+    companion calibrate --game fenn [--config F] [--image IMAGE] [--ends "X,Y;X,Y"]
     companion eval-vision [--workers N] LABELS.json
     companion odds [--json]
     companion calibrate [--config F] [--image IMAGE] [--corners "X,Y;X,Y;..."]
@@ -46,6 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
     g = r.add_mutually_exclusive_group()
     g.add_argument("--area", metavar="CALIBRATION.json", help="read only inside this stored tray area")
     g.add_argument("--find-tray", action="store_true", help="find the dice tray in each image and read only inside it")
+    r.add_argument("--game", choices=("durchmarsch", "fenn"), default="durchmarsch",
+                   help="fenn: read Miwin's dice on the board of 9 fields")
+    g.add_argument("--board", metavar="BOARD.json", help="fenn: the stored board (companion calibrate --game fenn)")
+    g.add_argument("--find-board", action="store_true", help="fenn: find the board in each image")
     r.add_argument("--classical", action="store_true",
                    help="classical passes only: no learned face classifier looking for missed dice")
     r.add_argument("images", nargs="+", metavar="IMAGE")
@@ -76,6 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--config", help="config file (TOML): camera and data_dir")
     c.add_argument("--image", help="calibrate from this photo instead of the camera")
     c.add_argument("--corners", metavar="X,Y;X,Y;...", help="the tray's corners in pixels instead of finding it")
+    c.add_argument("--game", choices=("durchmarsch", "fenn"), default="durchmarsch",
+                   help="fenn: find the board of 9 fields instead of the tray")
+    c.add_argument("--ends", metavar="X,Y;X,Y", help="fenn: the middles of fields 1 and 9 in pixels instead of finding it")
 
     o = sub.add_parser("odds", help="the chance of forming each target, for 8, 7, 6 and 5 dice")
     o.add_argument("--json", action="store_true", help="one JSON line per case")
@@ -96,7 +105,14 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command in (None, "kiosk"):
         return _kiosk(getattr(args, "config", None))
+    if args.command == "read" and args.game == "fenn":
+        from .fenn_cli import read_fenn_images
+
+        return read_fenn_images(args)
     if args.command == "read":
+        if args.board or args.find_board:
+            print("error: --board and --find-board are for --game fenn", file=sys.stderr)
+            return 2
         return _read(args)
     if args.command == "replay":
         return _replay(args)
@@ -112,6 +128,10 @@ def main(argv: list[str] | None = None) -> int:
         return _eval(args)
     if args.command == "odds":
         return _odds(args)
+    if args.command == "calibrate" and args.game == "fenn":
+        from .fenn_cli import calibrate_board
+
+        return calibrate_board(args)
     if args.command == "calibrate":
         return _calibrate(args)
     if args.command == "snapshot":

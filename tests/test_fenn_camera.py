@@ -101,3 +101,34 @@ def test_an_illegal_turn_on_the_board_is_asked_with_its_rule(tmp_path):
     frame, _ = scene.frame(blue=(6, 5), red=(9, 5), black=6, seed=1)  # 6 is blocked by the black die's 6
     assert session.take(session.read(frame), frame) == ASKED and heard[-1].verdict.rule == "unreachable"
     assert session.game.position().dice == ((1, 5), (9, 5))  # nothing applied
+
+
+def test_read_and_calibrate_from_the_command_line(tmp_path, capsys):
+    import json
+
+    import cv2
+
+    from companion.cli import main
+
+    scene = FennScene(seed=9)
+    empty, _ = scene.frame(blue=None, red=None, black=None, seed=1)
+    frame, _ = scene.frame(blue=(2, 7), red=(6, 3), black=4, seed=2)
+    cv2.imwrite(str(tmp_path / "empty.png"), empty)
+    cv2.imwrite(str(tmp_path / "board.png"), frame)
+    (tmp_path / "bad.png").write_bytes(b"not a picture")
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'[app]\ndata_dir = "{tmp_path / "data"}"\n')
+    assert main(["calibrate", "--game", "fenn", "--config", str(cfg), "--image", str(tmp_path / "empty.png")]) == 0
+    stored = tmp_path / "data" / "board.json"
+    assert stored.exists()
+    capsys.readouterr()
+    assert main(["read", "--game", "fenn", "--board", str(stored), "--json", str(tmp_path / "board.png"),
+                 str(tmp_path / "bad.png")]) == 1
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [(d["colour"], d["value"], d["field"]) for d in lines[0]["dice"]] == [
+        ("blue", 7, 2), ("red", 3, 6), ("black", 4, None)]
+    assert lines[0]["sure"] is True and lines[0]["reasons"] == [] and set(lines[0]["dice"][0]) == {
+        "colour", "value", "center", "size", "field", "confidence"}
+    assert "error" in lines[1]
+    assert main(["read", "--game", "fenn", "--find-board", "--json", str(tmp_path / "board.png")]) == 0
+    assert json.loads(capsys.readouterr().out)["sure"] is True
