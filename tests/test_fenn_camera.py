@@ -132,3 +132,50 @@ def test_read_and_calibrate_from_the_command_line(tmp_path, capsys):
     assert "error" in lines[1]
     assert main(["read", "--game", "fenn", "--find-board", "--json", str(tmp_path / "board.png")]) == 0
     assert json.loads(capsys.readouterr().out)["sure"] is True
+
+
+def test_a_fenn_game_is_played_in_the_demo_from_rendered_frames_to_its_end(tmp_path):
+    """The app's demo path without Kivy: the controller moves the dice on the mock
+    camera, the watcher reads the board at rest and the session takes the turn."""
+    from companion.watch import ThrowWatcher
+    from hardware.camera import MockCamera
+    from tests.test_controller import RecordingView
+    from ui.controller import TableController
+
+    session = GameSession(Store(str(tmp_path)))
+    view = RecordingView()
+    camera = MockCamera(seed=1)
+    watcher = ThrowWatcher(session)
+    c = TableController(session, view, camera=camera, demo=True, watcher=watcher, rng=random.Random(3), hints=False)
+    session.start(["Anna", "Ben"], first=0, game="fenn")
+    t, moves, asked = 0.0, 0, 0
+    while not session.game.is_over and moves < 80:
+        if c.fenn.can_pass():
+            c.fenn.pass_turn()
+            continue
+        before = len(session.game.events)
+        for _ in range(3):  # the app's watch loop sees the still board before the move
+            t += 1 / 15
+            watcher.feed(camera.read(), t)
+        c.action("throw")
+        moves += 1
+        seen = None
+        for _ in range(40):  # frames until the board is still and read
+            t += 1 / 15
+            seen = watcher.feed(camera.read(), t)
+            if seen is not None:
+                break
+        assert seen is not None
+        c.seen(seen)
+        if seen.outcome == "asked":  # the players confirm what the camera showed
+            asked += 1
+            last = camera.truth
+            dice = {d["colour"]: (d["field"], d["value"]) for d in last}
+            if session.game.to_act is None:
+                session.apply(BlackThrow(dice["black"][1]))
+            else:
+                mover = ("blue", "red")[session.game.position().to_move]
+                session.apply(Turn(*dice[mover], dice["black"][1]))
+        assert len(session.game.events) == before + 1
+        assert c.fenn.seen.startswith("Read: ")
+    assert session.game.is_over and view.screen == "fenn_end" and asked <= moves // 5

@@ -97,6 +97,9 @@ def _make_app(cfg, driver):
                                        recorder=open_recorder(data_dir),
                                        keep_frame_games=self.cfg["app"]["keep_frame_games"],
                                        keep_recorded=self.cfg["app"]["keep_recorded"])
+            from companion.fenn_cli import load_stored_board
+
+            self.session.board = load_stored_board(data_dir)  # Fenn's board, when calibrated
             self.session.maintain()  # storage bounded: old pictures removed, the database vacuumed now and then
             self.camera, self.demo = open_table_camera(self.cfg["camera"], data_dir)
             self.watcher = ThrowWatcher(self.session)

@@ -148,6 +148,8 @@ class TableController:
         if self.is_fenn():
             if action == "undo" and screen in ("fenn", "fenn_end"):
                 self.ask_undo()
+            elif action == "throw" and screen == "fenn":
+                self.request_throw()
             elif screen == "fenn":
                 self.fenn.action(action)
             return
@@ -179,6 +181,12 @@ class TableController:
         them at rest); with a real camera, read the latest frame now (the view
         runs the read off the main thread and calls :meth:`read_done`)."""
         game = self.session.game
+        if self.is_fenn():
+            if self.demo and self.camera is not None and self.fenn.demo_move(self.camera, self.rng):
+                if self.session.board is None:
+                    self.session.board = self.fenn.demo_board
+                self.waiting_for_rest = True
+            return
         if game is None or self.reading or game.is_over or game.decision_due:
             return
         if self.demo:
@@ -214,6 +222,12 @@ class TableController:
         if seen.read is None:
             return
         self.waiting_for_rest = False
+        if self.is_fenn():
+            self.fenn.seen = self.fenn.seen_text(seen.read)
+            if seen.outcome != "asked":
+                self.fenn.message = ""
+            self.view.refresh()
+            return
         self.last_dice = list(seen.read.dice)
         if seen.outcome == "scored" and self.watcher is not None:
             self.last_frame = self.watcher.last_frame

@@ -31,7 +31,7 @@ from typing import Callable
 
 from companion import i18n
 from companion.fenn import BLACK_FACES, BlackThrow, EndTurn, Pass, SetBlack, Step
-from companion.fenn_prompts import blocked_text, hint_text, prompt, repetition_text, stuck
+from companion.fenn_prompts import blocked_text, colour_name, hint_text, prompt, repetition_text, stuck
 from companion.game import IllegalEvent
 
 __all__ = ["FennTable", "MARKS"]
@@ -57,6 +57,11 @@ class FennTable:
         self.message = ""
         #: The camera's frame of the last read not taken (shown with the question), or None.
         self.last_frame = None
+        #: What the camera read last, in words (the screen always shows it).
+        self.seen = ""
+        #: The demo's board set-up (a :class:`hardware.fenn_scene.FennScene`) and its board found once.
+        self._scene = None
+        self.demo_board = None
         self._book = None
 
     @property
@@ -73,7 +78,7 @@ class FennTable:
 
     def reset(self) -> None:
         """A new or resumed game: nothing tapped, no hint shown; the solver started for its settings."""
-        self.selected, self.shown_hints, self.message = None, [], ""
+        self.selected, self.shown_hints, self.message, self.seen = None, [], "", ""
         if self.game is not None:
             self.prepare(self.game.settings)
 
@@ -127,7 +132,7 @@ class FennTable:
 
     def text(self) -> str:
         """The prompt, the repetition warning and the last message, one per line."""
-        lines = [prompt(self.game), repetition_text(self.game), self.message]
+        lines = [prompt(self.game), repetition_text(self.game), self.message, self.seen]
         return "\n".join(x for x in lines if x)
 
     def hint_lines(self) -> list[str]:
@@ -156,7 +161,7 @@ class FennTable:
             self.message = str(e)
             self.refresh()
             return False
-        self.selected, self.shown_hints, self.message = None, [], ""
+        self.selected, self.shown_hints, self.message, self.seen = None, [], "", ""
         self.refresh()
         return True
 
@@ -214,6 +219,53 @@ class FennTable:
             if data.get("player") in counts:
                 counts[data["player"]] += 1
         return counts
+
+    # -- the camera ------------------------------------------------------------
+    def seen_text(self, read) -> str:
+        """What the camera read, in words: "Read: blue 7 on field 3 · red 1 on field 8 · black 6"."""
+        parts = []
+        for d in getattr(read, "dice", ()):
+            name = colour_name(d.colour) if d.colour else "?"
+            where = i18n._("on field {field}").format(field=d.field) if d.field else i18n._("beside the board")
+            parts.append(f"{name} {d.value} {where}")
+        return i18n._("Read: {dice}").format(dice=" \u00b7 ".join(parts)) if parts else ""
+
+    def demo_move(self, camera, rng) -> bool:
+        """The demo (no camera): show on the mock ``camera`` the board after a random
+        legal move, as players would leave it: a start throw of the black die, or
+        a whole turn. The watcher reads it at rest like a real board. False when
+        there is nothing to show (the game over, a pass to tap, a turn begun on the screen)."""
+        from companion.fenn import Turn
+
+        g = self.game
+        if g.is_over or self.phase() == "options" or self.can_pass():
+            return False
+        if self._scene is None:
+            from hardware.fenn_scene import FennScene
+
+            self._scene = FennScene(seed=rng.randrange(1 << 30))
+            self.demo_board = self._find_demo_board()
+        pos = g.position()
+        if self.phase() == "start":
+            black, dice = rng.choice(list(BLACK_FACES)), pos.dice
+        else:
+            (field, top, black), = [rng.choice(sorted(g.turn_ends()))]
+            trial = g.copy()
+            trial.apply(Turn(field, top, black))
+            dice = trial.position().dice
+        frame, truth = self._scene.frame(blue=dice[0], red=dice[1], black=black, seed=rng.randrange(1 << 30))
+        camera.show(frame, truth)
+        self.message = i18n._("Demo: the dice were moved; reading the board when it is still…")
+        self.refresh()
+        return True
+
+    def _find_demo_board(self):
+        from vision.fenn import BoardError, find_board
+
+        try:
+            return find_board(self._scene.frame(blue=None, red=None, black=None, seed=1)[0])
+        except BoardError:
+            return None
 
     def lights(self) -> tuple[bool, bool]:
         """GPIO lights ``(stop, continue)``: CONTINUE lit when it ends the turn (or passes)."""

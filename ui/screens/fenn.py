@@ -54,7 +54,11 @@ class FennScreen(Screen):
         self.menu_btn = pressed(small_button(_("Menu")), app.open_menu)
         self.end_btn = big_button(_("End turn"), GREEN, size_hint_x=1.6)
         pressed(self.end_btn, self._go)
-        root.add_widget(button_bar([self.undo_btn, self.hint_btn, self.menu_btn, self.end_btn], height=dp(60)))
+        bar = [self.undo_btn, self.hint_btn, self.menu_btn, self.end_btn]
+        if app.demo:  # no camera: the mock camera shows the board after a random legal move, read like a real one
+            self.demo_btn = pressed(small_button(_("Demo: move")), app.request_throw)
+            bar.insert(2, self.demo_btn)
+        root.add_widget(button_bar(bar, height=dp(60)))
         self.add_widget(root)
 
     def _go(self):
