@@ -30,13 +30,27 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from companion.fenn import BlackThrow, Fenn, Pass, Turn  # noqa: E402
 from hardware.fenn_scene import FennScene  # noqa: E402
-from vision.fenn import BoardError, find_board, read_fenn  # noqa: E402
+from vision.fenn import BoardError, find_board, read_fenn  # noqa: E402  (BoardArea in touched())
 
 
 def workload(img):
     g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     g = cv2.GaussianBlur(g, (5, 5), 0)
     cv2.adaptiveThreshold(g, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 11, 2)
+
+
+_FINGER = random.Random(5)
+
+
+def touched(scene, rng=_FINGER):
+    """The board from its two ends touched on the screen (a finger's few pixels off)."""
+    from vision.fenn import BoardArea
+
+    def touch(x, y):
+        px, py = scene.to_frame(x, y)
+        return px + rng.uniform(-6, 6), py + rng.uniform(-6, 6)
+
+    return BoardArea.from_ends(touch(0.5, 0.5), touch(8.5, 0.5), scene.size)
 
 
 def random_position(rng: random.Random):
@@ -67,9 +81,9 @@ def scenes(n: int) -> None:
         scene = FennScene(seed=10_000 + i)
         try:
             board = find_board(scene.frame(blue=None, red=None, black=None, seed=i)[0])
-        except BoardError:
+        except BoardError:  # the players touch the middles of fields 1 and 9 on the screen instead
             no_board += 1
-            continue
+            board = touched(scene)
         blue, red, black = random_position(rng)
         trouble = "hand" if i % 10 == 3 else "lifted" if i % 20 == 7 else None
         colour = rng.choice(("blue", "red"))
@@ -91,11 +105,11 @@ def scenes(n: int) -> None:
             wrong += r.sure
         sure += r.sure
     m, w = statistics.median(ms), statistics.median(work)
-    print(f"scenes: {n} (calibration found no board in {no_board}); clean {clean}, with a hand or a lifted die "
-          f"{n - no_board - clean}")
+    print(f"scenes: {n}; the board found by calibration in {n - no_board}, touched at its two ends in {no_board}; "
+          f"clean {clean}, with a hand or a lifted die {n - clean}")
     print("| scenes (1640×1232) | read exactly | sure | sure but wrong | median ms | × workload |")
     print("|---|---|---|---|---|---|")
-    print(f"| {n - no_board} | {exact / max(clean, 1):.3f} ({exact} of {clean}) | {sure / max(n - no_board, 1):.3f} | "
+    print(f"| {n} | {exact / max(clean, 1):.3f} ({exact} of {clean}) | {sure / n:.3f} | "
           f"{wrong} | {m:.1f} | {m / w:.1f}× |")
 
 
@@ -110,7 +124,7 @@ def games(n: int) -> None:
         try:
             board = find_board(scene.frame(blue=None, red=None, black=None, seed=k)[0])
         except BoardError:
-            continue
+            board = touched(scene)
         with tempfile.TemporaryDirectory() as tmp:
             s = GameSession(Store(tmp), board=board)
             s.start(["Anna", "Ben"], first=0, game="fenn")
@@ -140,7 +154,8 @@ def games(n: int) -> None:
                 for x in events[:i + 1]:
                     g.apply(x)
                 p = g.position()
-                frame, _ = scene.frame(blue=p.dice[0], red=p.dice[1], black=p.black, seed=i)
+                black = e.value if isinstance(e, BlackThrow) else p.black
+                frame, _ = scene.frame(blue=p.dice[0], red=p.dice[1], black=black, seed=i)
                 turns += 1
                 got = s.take(s.read(frame), frame)
                 if got == SCORED:
