@@ -481,12 +481,21 @@ def _make_app(cfg, driver):
             return None
 
         # -- calibration ----------------------------------------------------------
-        def open_calibration(self):
-            """Show a still of the tray (the latest frame) for touching its corners."""
+        def open_calibration(self, what: str = "tray"):
+            """Show a still (the latest frame) for touching the tray's corners, or
+            (``what="board"``) the Fenn board's two ends."""
             frame = self.worker.latest if self.worker.latest is not None else self.camera.read()
             if frame is None:
                 if self.sm.has_screen("settings"):
                     self.sm.get_screen("settings").error.text = i18n._("No picture from the camera.")
+                return
+            if what == "board":
+                board = self.session.board
+                corners = board.scaled((frame.shape[1], frame.shape[0])).corners if board is not None else ()
+                if not self.sm.has_screen("board"):
+                    self.sm.add_widget(S.BoardScreen(self))
+                self.sm.get_screen("board").open(frame, corners)
+                self.sm.current = "board"
                 return
             area = self.session.area
             corners = ()
@@ -497,6 +506,29 @@ def _make_app(cfg, driver):
             self.calibration_screen = self.sm.get_screen("calibrate")
             self.calibration_screen.open(frame, corners)
             self.sm.current = "calibrate"
+
+        def save_board(self, frame, points) -> str:
+            """Store the Fenn board from ``points`` on ``frame`` (two: the middles of
+            fields 1 and 9; four: the outline found) and read fields from it."""
+            import json
+
+            from companion.files import write_atomically
+            from vision.fenn import BOARD_FILE, BoardArea, BoardError
+
+            size = (frame.shape[1], frame.shape[0])
+            try:
+                board = (BoardArea.from_ends(points[0], points[1], size) if len(points) == 2
+                         else BoardArea(tuple(map(tuple, points)), size))
+                write_atomically(os.path.join(self.cfg["app"]["data_dir"], BOARD_FILE),
+                                 json.dumps(board.to_dict()).encode())
+            except (BoardError, OSError, IndexError) as e:
+                return i18n._("Could not save: {error}").format(error=e)
+            self.session.board = board
+            self.close_calibration()
+            said = i18n._("Board saved.")
+            if self.sm.has_screen("settings"):
+                self.sm.get_screen("settings").error.text = said
+            return said
 
         def close_calibration(self):
             self.sm.current = "settings" if self.sm.has_screen("settings") else "start"

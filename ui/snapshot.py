@@ -9,7 +9,7 @@ read at rest, STOP/CONTINUE due), ``game.png`` (set a die aside, throw 7,
 risk meter), ``correction.png`` (a read with a die missing), ``undo.png``
 (the undo question), ``pin.png`` (the settings PIN pad), ``settings.png``,
 ``calibrate.png`` (four tray corners touched on the still picture), ``end.png``
-(winner and how the game went), ``end-sheets.png`` (the final sheets),
+(winner and how the game went), ``board.png`` (Fenn's board: two ends touched), ``end-sheets.png`` (the final sheets),
 ``resume.png`` (the unfinished games offered after a restart), ``history.png``
 (this game's throws, the players' totals, the rematch tally), ``rules.png`` (the rules card),
 then a game of Fenn by touch (:mod:`ui.fenn_snapshot`: ``fenn-*.png``).
@@ -31,7 +31,7 @@ __all__ = ["snapshot", "drive", "enter_players", "wait_for", "touch_picture", "S
 
 #: The PNG files written, in order.
 SCREENS = ("start", "start-keyboard", "decision", "game", "correction", "undo", "pin", "settings", "calibrate",
-           "end", "end-sheets", "resume", "history", "rules", "fenn-start", "fenn-throw", "fenn-blocked", "fenn-extra",
+           "board", "end", "end-sheets", "resume", "history", "rules", "fenn-start", "fenn-throw", "fenn-blocked", "fenn-extra",
            "fenn-pasch", "fenn-hint", "fenn-end", "fenn-history")
 
 
@@ -209,6 +209,11 @@ def _script(app, outdir, report):
         touch_picture(picker, fx, fy)
     yield 0.3
     report["files"].append(shot(Window, outdir, "calibrate", report))
+    app.close_calibration()
+    app.open_calibration("board")  # Fenn's board: found on the still (the mock camera shows a tray: none found)
+    app.sm.get_screen("board").picker.set_corners(((300.0, 500.0), (1340.0, 520.0)))
+    yield 0.3
+    report["files"].append(shot(Window, outdir, "board", report))
     app.close_calibration()
     app.close_settings()
     g = session.game

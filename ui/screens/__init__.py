@@ -10,6 +10,7 @@ high at 800×480 (the official 7" display); layouts stretch to 1024×600 and
 One screen per module; :mod:`ui.screens.common` holds what they share.
 """
 
+from .board import BoardScreen
 from .calibration import CalibrationScreen
 from .common import BG, TOUCH
 from .correction import CorrectionScreen
@@ -22,5 +23,5 @@ from .settings import SettingsScreen
 from .start import StartScreen
 
 __all__ = ["StartScreen", "GameScreen", "FennScreen", "FennEndScreen",
-           "CorrectionScreen", "EndScreen", "SettingsScreen", "CalibrationScreen",
+           "CorrectionScreen", "EndScreen", "SettingsScreen", "CalibrationScreen", "BoardScreen",
            "UndoDialog", "PinDialog", "MenuDialog", "ResumeDialog", "HistoryDialog", "RulesDialog", "TOUCH", "BG"]
