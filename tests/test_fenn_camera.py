@@ -179,3 +179,28 @@ def test_a_fenn_game_is_played_in_the_demo_from_rendered_frames_to_its_end(tmp_p
         assert len(session.game.events) == before + 1
         assert c.fenn.seen.startswith("Read: ")
     assert session.game.is_over and view.screen == "fenn_end" and asked <= moves // 5
+
+
+def test_the_other_kind_of_set_is_offered_a_switch_before_the_first_turn(tmp_path):
+    from tests.test_controller import RecordingView
+    from ui.controller import TableController
+
+    scene, board = _scene(9)
+    session = GameSession(Store(str(tmp_path)), board=board)
+    c = TableController(session, RecordingView(), hints=False)
+    session.start(["Anna", "Ben"], first=0, game="fenn")
+    session.apply(BlackThrow(3))
+    frame, _ = scene.frame(blue=(1, 5), red=(9, 5), black=7, seed=1)
+    assert session.take(session.read(frame), frame) == SCORED  # 5 is on both kinds of set: no doubt yet
+    assert not c.fenn.can_switch_dice()
+    # A die showing a value only the other kind has (blue 8: die IV), as the set on this table does:
+    frame, _ = scene.frame(blue=(1, 8), red=(9, 5), black=7, seed=2)
+    assert session.take(session.read(frame), frame) == ASKED and c.fenn.can_switch_dice()
+    assert "other way round" in c.fenn.message
+    old = session.game_id
+    assert c.fenn.switch_dice()
+    assert session.game.settings["dice"] == "wikipedia" and session.game_id != old
+    assert session.store.unfinished() == session.game_id  # the old one ended: the players chose to switch
+    from companion.settings import load_settings
+
+    assert load_settings(str(tmp_path))["fenn"]["dice"] == "wikipedia"

@@ -332,6 +332,7 @@ class TableController:
 
             self.fenn.message = verdict_text(game, change.verdict)
             self.fenn.last_frame = change.frame
+            self.fenn.other_set = "other_set" in {str(r) for r in change.verdict.reasons}
             self.view.beep("ask")
             self.view.refresh()
             return

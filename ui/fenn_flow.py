@@ -59,6 +59,8 @@ class FennTable:
         self.last_frame = None
         #: What the camera read last, in words (the screen always shows it).
         self.seen = ""
+        #: The camera saw the other kind of set (F1): the screen offers to switch.
+        self.other_set = False
         #: The demo's board set-up (a :class:`hardware.fenn_scene.FennScene`) and its board found once.
         self._scene = None
         self.demo_board = None
@@ -221,6 +223,31 @@ class FennTable:
         return counts
 
     # -- the camera ------------------------------------------------------------
+    def can_switch_dice(self) -> bool:
+        """True when the camera saw the other kind of set (blue and red swapped, F1)
+        before the first turn: the players may switch the game's dice."""
+        return self.other_set and self.phase() == "start"
+
+    def switch_dice(self) -> bool:
+        """F1: the set on the table has blue and red the other way round. Before
+        the first turn the game starts again with the dice switched (the players
+        asked for it), and new games keep it (``settings``). False when not offered."""
+        if not self.can_switch_dice():
+            return False
+        g = self.game
+        old_id = self.session.game_id
+        dice = "miwin" if g.settings["dice"] == "wikipedia" else "wikipedia"
+        self.session.start(list(g.players), first=0, game="fenn", options={**g.settings, "dice": dice})
+        self.session.store.abandon(old_id)  # its start throws only; the players chose to switch
+        self.other_set = False
+        try:
+            from companion.settings import remember
+
+            remember(self.session.store.root, "fenn", "dice", dice)
+        except Exception:  # the switch holds for this game; the next start may ask again
+            log.exception("the dice setting was not kept")
+        return True
+
     def seen_text(self, read) -> str:
         """What the camera read, in words: "Read: blue 7 on field 3 · red 1 on field 8 · black 6"."""
         parts = []

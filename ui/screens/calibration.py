@@ -14,36 +14,33 @@ from ..widgets import (
 )
 from .common import GREEN, GREY, backdrop, big_button, button_bar, pressed, small_button, wrapped
 
-__all__ = ["CalibrationScreen"]
+__all__ = ["CalibrationScreen", "StillScreen"]
 
 
-class CalibrationScreen(Screen):
-    """The rolling area: a still picture of the tray on which the players touch
-    its corners (or let the tray be found); Save stores the area and the dice
-    size, and from then on only the area is read. Opened from the settings."""
+class StillScreen(Screen):
+    """A still picture from the camera on which the players touch points, with
+    a line of ``instruction``, ``side`` buttons ``[(text, callback), ...]`` and
+    a status line; Cancel and Save (:meth:`save`). The tray and Fenn's board
+    calibrations are two of these."""
 
-    def __init__(self, app, **kw):
-        super().__init__(name="calibrate", **kw)
+    def __init__(self, app, *, name: str, instruction: str, side, **kw):
+        super().__init__(name=name, **kw)
         self.app = app
         root = BoxLayout(orientation="vertical", padding=6, spacing=6)
         backdrop(root)
-        root.add_widget(wrapped(Label(
-            text=_("Touch the corners of the dice tray (points around its rim for a round tray). "
-                   "A few dice lying apart in the tray give their size."),
-            font_size="16sp", halign="center", valign="middle", size_hint_y=None, height=dp(52))))
+        root.add_widget(wrapped(Label(text=instruction, font_size="16sp", halign="center", valign="middle",
+                                      size_hint_y=None, height=dp(52))))
         middle = BoxLayout(spacing=8)
         self.picker = CornerPicker(size_hint_x=0.68)
         self.picker.on_change = lambda p: self._changed()
         middle.add_widget(self.picker)
-        side = BoxLayout(orientation="vertical", spacing=6, size_hint_x=0.32)
-        self.find_btn = pressed(small_button(_("Find the tray")), self.find)
-        self.clear_btn = pressed(small_button(_("Clear the corners")), lambda: self.picker.set_corners(()))
-        self.new_btn = pressed(small_button(_("New picture")), app.open_calibration)
-        for b in (self.find_btn, self.clear_btn, self.new_btn):
-            side.add_widget(b)
+        column = BoxLayout(orientation="vertical", spacing=6, size_hint_x=0.32)
+        self.side_buttons = [pressed(small_button(text), cb) for text, cb in side]
+        for b in self.side_buttons:
+            column.add_widget(b)
         self.status = wrapped(Label(text="", font_size="15sp", halign="center", valign="middle"))
-        side.add_widget(self.status)
-        middle.add_widget(side)
+        column.add_widget(self.status)
+        middle.add_widget(column)
         root.add_widget(middle)
         cancel = pressed(big_button(_("Cancel"), GREY, font_size="18sp"), app.close_calibration)
         self.save_btn = pressed(big_button(_("Save"), GREEN, font_size="18sp"), self.save)
@@ -51,9 +48,30 @@ class CalibrationScreen(Screen):
         self.add_widget(root)
 
     def open(self, frame, corners=()):
-        """Show ``frame`` (``H×W×3 uint8 BGR``) with the stored area's ``corners`` (frame pixels)."""
+        """Show ``frame`` (``H×W×3 uint8 BGR``) with the stored ``corners`` (frame pixels)."""
         self.status.text = ""
         self.picker.show_still(frame, corners)
+
+    def _changed(self):
+        pass
+
+    def save(self):
+        raise NotImplementedError
+
+
+class CalibrationScreen(StillScreen):
+    """The rolling area: a still picture of the tray on which the players touch
+    its corners (or let the tray be found); Save stores the area and the dice
+    size, and from then on only the area is read. Opened from the settings."""
+
+    def __init__(self, app, **kw):
+        super().__init__(app, name="calibrate", instruction=_(
+            "Touch the corners of the dice tray (points around its rim for a round tray). "
+            "A few dice lying apart in the tray give their size."),
+            side=[(_("Find the tray"), lambda: self.find()),
+                  (_("Clear the corners"), lambda: self.picker.set_corners(())),
+                  (_("New picture"), app.open_calibration)], **kw)
+        self.find_btn, self.clear_btn, self.new_btn = self.side_buttons
 
     def _changed(self):
         n = len(self.picker.corners)

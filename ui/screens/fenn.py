@@ -105,6 +105,9 @@ class FennScreen(Screen):
                 self.choices.add_widget(pressed(FaceButton(value=v, colour=colour, size_hint=(None, None),
                                                            size=(size, size)), lambda v=v: f.tap_face(v)))
         elif f.black_choices():
+            if f.can_switch_dice():  # F1: the camera saw blue and red the other way round
+                self.choices.add_widget(pressed(small_button(_("Switch blue and red"), size_hint_x=None,
+                                                             width=dp(230)), f.switch_dice))
             start = f.phase() == "start"
             self.choice_title.text = _("The black die shows:") if start else _("Pasch: set the black die to")
             for v in f.black_choices():
