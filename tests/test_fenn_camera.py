@@ -204,3 +204,16 @@ def test_the_other_kind_of_set_is_offered_a_switch_before_the_first_turn(tmp_pat
     from companion.settings import load_settings
 
     assert load_settings(str(tmp_path))["fenn"]["dice"] == "wikipedia"
+
+
+def test_the_fenn_reader_config_is_validated_and_a_higher_sure_asks_more():
+    from vision.fenn import FennConfig
+
+    with pytest.raises(ValueError, match="bad Fenn reader config"):
+        FennConfig(square_area=(1.2, 1.1))
+    scene, board = _scene(9)
+    frame, _ = scene.frame(blue=(2, 7), red=(6, 3), black=4, seed=2)
+    read = read_fenn(frame, board)
+    assert read.sure
+    strict = read_fenn(frame, board, config=FennConfig(sure=1.0, off_centre=0.001))
+    assert not strict.sure and FennReason.HARD_TO_READ in strict.reasons

@@ -86,6 +86,22 @@ class FennConfig:
     - ``sure``: the confidence a die needs to be sure. Raising it asks more often.
     - ``line_margin``: how close (share of a field) to a field's line a die's
       centre may come and still be on its field. Raising it asks more often.
+    - ``square_area``: the area a light region may have, as shares of the
+      die's expected area, to be one die. Widening it takes odder shapes for
+      dice (fewer "something over the board", more risk of a hand read as a die).
+    - ``square_aspect``: the longest a die's outline may be against its width.
+      Raising it accepts slanted or clipped dice, and more things that are none.
+    - ``pip_spread``: how much larger than the middle pip a pip may be (and
+      smaller than 0.85 of its inverse) before the face is doubted. Raising it
+      trusts faces with merged or broken pips.
+    - ``off_centre``: how far (share of the face) the pips' middle may lie from
+      the face's middle (every face is point-symmetric). Raising it trusts
+      faces with a stray blot.
+    - ``black_lightness``, ``black_chroma``: pips darker and greyer than these
+      (Lab, 0-255 and a*b* distance) are black. Raising them takes dim blue or
+      red pips for black.
+    - ``pip_chroma``: how strongly (Lab a* or b*) a pip must be red or blue.
+      Raising it asks more often in warm or cold light.
     """
 
     res: int = 80
@@ -93,10 +109,20 @@ class FennConfig:
     pip_contrast: float = 42.0
     sure: float = 0.8
     line_margin: float = 0.16
+    square_area: tuple[float, float] = (0.55, 1.6)
+    square_aspect: float = 1.3
+    pip_spread: float = 1.7
+    off_centre: float = 0.1
+    black_lightness: float = 95.0
+    black_chroma: float = 28.0
+    pip_chroma: float = 22.0
 
     def __post_init__(self):
+        lo, hi = self.square_area
         if not (32 <= self.res <= 200 and 0.4 <= self.die <= 1.0 and 10 <= self.pip_contrast <= 120
-                and 0 < self.sure <= 1 and 0 <= self.line_margin < 0.5):
+                and 0 < self.sure <= 1 and 0 <= self.line_margin < 0.5 and 0 < lo < 1 < hi < 4
+                and 1 <= self.square_aspect < 3 and 1 < self.pip_spread < 4 and 0 < self.off_centre < 0.5
+                and 0 < self.black_lightness < 255 and 0 < self.black_chroma < 100 and 0 < self.pip_chroma < 100):
             raise ValueError(f"bad Fenn reader config: {self}")
 
 
@@ -125,6 +151,7 @@ class BoardArea:
         return BoardArea(tuple((x * sx, y * sy) for x, y in self.corners), tuple(frame_size))
 
     def to_dict(self) -> dict:
+        """JSON-ready form (``corners`` px, ``frame_size``)."""
         return {"corners": [[round(x, 1), round(y, 1)] for x, y in self.corners], "frame_size": list(self.frame_size)}
 
     @classmethod
@@ -166,6 +193,7 @@ class FennDie:
     confidence: float
 
     def to_dict(self) -> dict:
+        """The die as ``companion read --game fenn --json`` prints it."""
         return {"colour": self.colour, "value": self.value, "center": [round(v, 1) for v in self.center],
                 "size": round(self.size, 1), "field": self.field, "confidence": round(self.confidence, 3)}
 
@@ -182,12 +210,15 @@ class FennRead:
 
     @property
     def sure(self) -> bool:
+        """True when all three dice are read and nothing doubts the read."""
         return not self.reasons and len(self.dice) == 3
 
     def die(self, colour: str) -> FennDie | None:
+        """The die with pips of ``colour`` (``"blue"``, ``"red"``, ``"black"``), or None."""
         return next((d for d in self.dice if d.colour == colour), None)
 
     def to_dict(self) -> dict:
+        """The read as ``companion read --game fenn --json`` prints it (without the image)."""
         return {"dice": [d.to_dict() for d in self.dice], "sure": self.sure,
                 "reasons": [str(r) for r in self.reasons], "ms": round(self.ms, 1)}
 
@@ -341,7 +372,7 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
             continue
         x, y, bw, bh = stats[k, 0], stats[k, 1], stats[k, 2], stats[k, 3]
         mask = (labels[y:y + bh, x:x + bw] == k).astype(np.uint8)
-        for rect in _squares(mask, want):
+        for rect in _squares(mask, want, config):
             if rect is None:
                 reasons.add(FennReason.FOREIGN)  # die-sized or larger but not a die: a hand, a die being moved
                 continue
@@ -386,21 +417,23 @@ _PATCH = 72
 _GROW = 1.25
 
 
-def _is_square(area: float, rect, want: float) -> bool:
+def _is_square(area: float, rect, want: float, config: FennConfig) -> bool:
     rw, rh = rect[1]
-    return 0.55 * want <= area <= 1.6 * want and max(rw, rh) <= 1.3 * min(rw, rh) and area >= 0.8 * rw * rh
+    lo, hi = config.square_area
+    return (lo * want <= area <= hi * want and max(rw, rh) <= config.square_aspect * min(rw, rh)
+            and area >= 0.8 * rw * rh)
 
 
-def _squares(mask: np.ndarray, want: float) -> list:
+def _squares(mask: np.ndarray, want: float, config: FennConfig) -> list:
     """The dice in one light region (``mask``, uint8 0/1) as rotated rects: the
     region itself when it is one die's square; else dice touching each other,
     parted by eroding until each part is a die's core; None for a part that is
     no die (a hand)."""
     area = float(mask.sum())
     rect = cv2.minAreaRect(cv2.findNonZero(mask))
-    if _is_square(area, rect, want):
+    if _is_square(area, rect, want, config):
         return [rect]
-    if area < 1.6 * want:
+    if area < config.square_area[1] * want:
         return [None]
     side = want ** 0.5
     for k in (int(side * 0.2) | 1, int(side * 0.35) | 1):
@@ -414,7 +447,7 @@ def _squares(mask: np.ndarray, want: float) -> list:
             grown = cv2.dilate(part, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))) & mask
             a = float(grown.sum())
             r = cv2.minAreaRect(cv2.findNonZero(grown))
-            out.append(r if _is_square(a, r, want) else None)
+            out.append(r if _is_square(a, r, want, config) else None)
         return out
     return [None]
 
@@ -453,8 +486,8 @@ def _read_face(frame, box, back, R, dice: DiceSet, config: FennConfig) -> FennDi
     count = len(keep)
     if keep:
         med = float(np.median(areas))
-        big = [a for a in areas if a > 1.7 * med]
-        small = [a for a in areas if a < 0.5 * med]
+        big = [a for a in areas if a > config.pip_spread * med]
+        small = [a for a in areas if a < 0.85 * med / config.pip_spread]
         if big or small:
             confidence -= 0.35
         expected = (0.08 * side_px) ** 2 * np.pi
@@ -465,11 +498,12 @@ def _read_face(frame, box, back, R, dice: DiceSet, config: FennConfig) -> FennDi
         fm = cv2.moments(face, binaryImage=True)
         middle = np.array([fm["m10"] / fm["m00"], fm["m01"] / fm["m00"]]) if fm["m00"] else np.array([P / 2, P / 2])
         off = np.hypot(*(cs.mean(axis=0) - middle)) / side_px
-        if off > 0.1:
+        if off > config.off_centre:
             confidence -= 0.5
         for k in edge:  # a pip-like blot at the edge: a pip cut off, perhaps
             w_, h_ = stats[k, 2], stats[k, 3]
-            if 0.5 * med <= stats[k, cv2.CC_STAT_AREA] <= 1.7 * med and max(w_, h_) <= 1.6 * min(w_, h_):
+            if 0.85 * med / config.pip_spread <= stats[k, cv2.CC_STAT_AREA] <= config.pip_spread * med \
+                    and max(w_, h_) <= 1.6 * min(w_, h_):
                 confidence -= 0.3
                 break
     else:
@@ -481,11 +515,11 @@ def _read_face(frame, box, back, R, dice: DiceSet, config: FennConfig) -> FennDi
         core = inner[sel][far >= np.percentile(far, 60)]  # the pips' cores, not their blurred rims
         L, a, b = core.mean(axis=0) - np.array([0.0, 128.0, 128.0])
         chroma = float(np.hypot(a, b))
-        if L < 95 and chroma < 28:
+        if L < config.black_lightness and chroma < config.black_chroma:
             colour = "black"
-        elif b < -22 and b < -abs(a):
+        elif b < -config.pip_chroma and b < -abs(a):
             colour = "blue"
-        elif a > 22 and a > abs(b):
+        elif a > config.pip_chroma and a > abs(b):
             colour = "red"
         else:
             confidence -= 0.4
