@@ -47,6 +47,8 @@ class FennScene:
         w, h = size
         self.leather = bool(rng.random() < 0.5)
         self.numbers = bool(rng.random() < 0.6)
+        #: The dice's side as a share of a field (fenn.md: each field is the size of a die's face).
+        self.die = float(rng.uniform(0.72, 0.92))
         self.layout = layout or ("alt" if rng.random() < 0.35 else "fenn")
         self.table = tuple(int(v) for v in rng.choice([(40, 55, 75), (45, 80, 45), (70, 70, 72), (30, 40, 60),
                                                         (60, 45, 35)]) + rng.integers(-12, 12, 3))
@@ -144,7 +146,7 @@ class FennScene:
 
     def _die(self, plane, centre, value, colour, layout, rng):
         R = self.res
-        side = 0.78 * R * rng.uniform(0.97, 1.03)
+        side = self.die * R * rng.uniform(0.97, 1.03)
         ang = rng.uniform(-14, 14)
         box = cv2.boxPoints(((centre[0], centre[1]), (side, side), ang))
         shadow = box + np.float32([0.06 * R, 0.07 * R])
