@@ -31,7 +31,7 @@ from __future__ import annotations
 import enum
 import json
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -206,7 +206,6 @@ class FennRead:
     dice: tuple[FennDie, ...]
     reasons: tuple[FennReason, ...] = ()
     ms: float = 0.0
-    config_sure: float = field(default=0.8, repr=False)
 
     @property
     def sure(self) -> bool:
@@ -409,7 +408,7 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
         if all(other.carries(d.colour, d.value) for d in out if d.colour):
             reasons.add(FennReason.OTHER_SET)
     ms = (time.perf_counter() - t0) * 1000
-    return FennRead(tuple(out), tuple(sorted(reasons, key=lambda r: list(FennReason).index(r))), ms, config.sure)
+    return FennRead(tuple(out), tuple(sorted(reasons, key=lambda r: list(FennReason).index(r))), ms)
 
 
 _PATCH = 72
