@@ -115,6 +115,7 @@ class FennScreen(Screen):
                                                            size=(size, size)), lambda v=v: f.tap_black(v)))
         elif f.shown_hints:
             self.choice_title.text = _("Hint: the turns, best first")
+            self.choices.clear_widgets()  # the lines across the whole width
             col = BoxLayout(orientation="vertical")
             for line in f.hint_lines()[:4]:
                 col.add_widget(Label(text=line, font_size="16sp", font_name=SYMBOL_FONT))
