@@ -70,3 +70,26 @@ def test_the_second_time_a_position_stands_is_said():
     for e in cycle:
         g.apply(e)
     assert g.is_over and outcome_text(g) == "Draw: the same position for the third time."
+
+
+def test_german_uses_the_rule_pages_terms():
+    g = Fenn(["Anna", "Ben"])
+    g.apply(BlackThrow(6))
+    g.apply(Step(2, 2))  # an extra step: back to 1 would be a null move
+    i18n.set_language("de")
+    assert "Null-Zug" in blocked_text(g, 1) and "Feld 1" in blocked_text(g, 1)
+    h = Fenn(["Anna", "Ben"])
+    h.apply(BlackThrow(4))
+    h.apply(Step(8, 4))  # the black die's number: a Pasch
+    assert prompt(h).startswith("Pasch:")
+    assert "Remis" in outcome_text(_drawn()) or "remis" in outcome_text(_drawn())
+
+
+def _drawn():
+    g = Fenn(["Anna", "Ben"])
+    g.apply(BlackThrow(6))
+    for _ in range(2):
+        for e in (Step(3, 1), Step(7, 9), Step(1, 5), Step(9, 5)):
+            g.apply(e)
+    assert g.is_over
+    return g
