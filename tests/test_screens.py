@@ -127,3 +127,22 @@ def test_resume_after_the_app_is_killed(tmp_path):
     assert rep["resume_enabled"] and rep["screen"] == "game"
     assert rep["state"] == state
     assert "put one die aside" in rep["prompt"]
+
+
+def test_fenn_by_the_boards_widgets_and_the_buttons(tmp_path):
+    p = subprocess.run([sys.executable, INTERACT, "fenn", str(tmp_path / "data"), str(tmp_path)],
+                       capture_output=True, text=True, env=ENV, timeout=300)
+    rep = _report(p.stdout)
+    assert "error" not in rep, rep
+    assert rep["rows_shown"] == [1, 1, 0, 0]  # two names for Fenn
+    assert rep["screen"] == "fenn" and rep["players"] == ["Ben", "Anna"]  # Ben chose blue: he is listed first
+    assert rep["far"] == "A step goes 1 or 2 fields."
+    assert rep["faces"] == [1, 2, 6, 7, 9]  # blue's faces but the 5 on top
+    assert rep["extra_prompt"].startswith("Field 8 shows 8: move again or end your turn.")
+    assert rep["continue_lit"] is True
+    c = rep["after_continue"]
+    assert c["to_move"] == "Ben" and c["players"][1]["field"] == 8 and c["players"][0]["field"] == 3
+    assert rep["undo_question"] == "Undo the end of Anna's turn?"
+    assert rep["after_undo"] == {"phase": "options", "to_move": 1, "extra": True, "pasch": False}
+    assert rep["one_point_save_disabled"] is True and rep["two_points_save_disabled"] is False
+    assert rep["board_saved"] is True

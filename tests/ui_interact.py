@@ -4,7 +4,8 @@
 Usage: python tests/ui_interact.py SCENARIO DATA_DIR OUT_DIR
 Prints one JSON line with what happened, then exits. Scenarios: ``table``
 (start screen, decisions by tap/GPIO/key, lights, correction, undo, settings,
-language), ``hang`` (start a game, score a throw, print the state, then wait
+language), ``fenn`` (a Fenn game by the board's widgets and GPIO, the board
+calibrated by two touches), ``hang`` (start a game, score a throw, print the state, then wait
 to be killed), ``resume`` (resume the unfinished game).
 """
 
@@ -206,6 +207,72 @@ def resume(app, rep, Window):
     rep["screen"] = app.sm.current
     rep["state"] = app.session.game.to_dict()
     rep["prompt"] = app.game_screen.prompt.text.replace("\u00a0", " ")
+
+
+def fenn(app, rep, Window):
+    """A Fenn game by the board's widgets: the game chosen, the black die tapped,
+    fields touched on the board, faces tapped, GPIO CONTINUE ends a turn, STOP
+    held asks to undo; then the board calibrated by two touches."""
+    from ui.snapshot import _Touch
+
+    f = app.cfg["_factory"]
+    stop, cont = app.buttons.stop.pin, app.buttons.continue_.pin
+    cont_led = f.pin(app.cfg["gpio"]["continue_led"])
+    s = app.start_screen
+    s.game_buttons["fenn"].dispatch("on_release")
+    enter_players(s, ["Anna", "Ben"], first=1)  # Ben plays blue
+    yield 0.1
+    rep["rows_shown"] = [t.parent.opacity for t in s.inputs]
+    s.start_btn.dispatch("on_release")
+    yield 0.3
+    scr = app.fenn_screen
+    rep["screen"] = app.sm.current
+    rep["players"] = list(app.session.game.players)
+
+    def tap_face(value):
+        b = next(w for w in scr.choices.children if getattr(w, "value", None) == value)
+        b.dispatch("on_release")
+
+    def touch_field(n):
+        x0, y0, size = scr.board.geometry()
+        return scr.board.on_touch_down(_Touch((x0 + (n - 0.5) * size, y0 + size / 2)))
+
+    tap_face(6)  # the black die shows 6: blue (Ben) begins
+    yield 0.2
+    touch_field(5)  # too far: says why, nothing chosen
+    yield 0.1
+    rep["far"] = app.table.fenn.message
+    touch_field(3)
+    yield 0.1
+    rep["faces"] = sorted(w.value for w in scr.choices.children if hasattr(w, "value"))
+    tap_face(1)  # Ben: 1 -> 3, top 1: his turn ends
+    yield 0.2
+    touch_field(8)
+    yield 0.1
+    tap_face(8)  # Anna: 9 -> 8 with 8 on top: an extra step may follow
+    yield 0.2
+    rep["extra_prompt"] = scr.prompt.text.replace("\u00a0", " ")
+    rep["continue_lit"] = cont_led.state
+    press(cont)  # GPIO CONTINUE ends her turn
+    yield 0.3
+    rep["after_continue"] = app.session.game.to_dict()
+    press(stop, hold=0.6)  # holding STOP asks to undo
+    yield 0.3
+    rep["undo_question"] = app.dialog.question.text if app.undo_open() else None
+    press(cont)  # CONTINUE confirms
+    yield 0.3
+    rep["after_undo"] = app.session.game.prompt_state()
+    # The board for the camera: two touches on the still picture, saved.
+    app.open_calibration("board")
+    yield 0.2
+    bs = app.sm.get_screen("board")
+    touch_picture(bs.picker, 0.1, 0.5)
+    rep["one_point_save_disabled"] = bs.save_btn.disabled
+    touch_picture(bs.picker, 0.9, 0.5)
+    rep["two_points_save_disabled"] = bs.save_btn.disabled
+    bs.save()
+    yield 0.2
+    rep["board_saved"] = os.path.exists(os.path.join(DATA, "board.json")) and app.session.board is not None
 
 
 def main():
