@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "gol
 import golden  # noqa: E402
 
 
-@pytest.mark.parametrize("kind", ["fixtures", "replay"])
+@pytest.mark.parametrize("kind", ["fixtures", "replay", "fenn"])
 def test_golden_outputs(kind):
     assert golden.differences(kind) == []
 

@@ -2,8 +2,8 @@
 
 Usage (from the project root)::
 
-    .venv/bin/python tests/golden/golden.py record [fixtures|shared|mock|replay|screens|all]
-    .venv/bin/python tests/golden/golden.py check  [fixtures|shared|mock|replay|screens|all]
+    .venv/bin/python tests/golden/golden.py record [fixtures|shared|mock|fenn|replay|screens|all]
+    .venv/bin/python tests/golden/golden.py check  [fixtures|shared|mock|fenn|replay|screens|all]
 
 - ``fixtures``: the vendored photos (``tests/fixtures/photos``), read as
   ``companion read --json`` reads them (no count, no tray).
@@ -17,7 +17,10 @@ Usage (from the project root)::
   does the order the mock camera lays the dice in: runs of die values are
   shown as ``#``, and which two dice formed a target is not compared).
 - ``replay``: the replay scripts in ``tests/golden/scripts``, played as
-  ``companion replay --json`` plays them.
+  ``companion replay --json`` plays them (Durchmarsch and Fenn).
+- ``fenn``: 60 mock Fenn scenes (``hardware/fenn_scene.py``, seeds 0-59, the
+  dice at positions of random legal games), the board found on an empty frame
+  (or touched at its ends), read as the session reads them.
 
 A read is kept as its values (left to right), whether it is sure, and its
 reasons as codes (:class:`vision.reasons.Reason` values). A change of any
@@ -127,7 +130,7 @@ def _pool(jobs: int):
 
 
 def outputs(kind: str, jobs: int = 2) -> list[dict]:
-    """The current outputs of ``kind`` (fixtures, shared, mock or replay), in a fixed order."""
+    """The current outputs of ``kind`` (fixtures, shared, mock, fenn, replay or screens), in a fixed order."""
     if kind == "fixtures":
         files = sorted(glob.glob(os.path.join(FIXTURES, "*.jpg")))
         return [_fixture(f) for f in files]
@@ -145,7 +148,33 @@ def outputs(kind: str, jobs: int = 2) -> list[dict]:
         return [screen_texts(lang) for lang in ("de", "en", "fr", "it")]
     if kind == "replay":
         return [replay_output(p) for p in sorted(glob.glob(os.path.join(SCRIPTS, "*.jsonl")))]
+    if kind == "fenn":
+        return [_fenn_scene(seed) for seed in range(FENN_SCENES)]
     raise ValueError(f"unknown golden kind {kind!r}")
+
+
+FENN_SCENES = 60
+
+
+def _fenn_scene(seed: int) -> dict:
+    """One mock Fenn scene read: the dice (colour, value, field), sure, reasons."""
+    import random
+
+    from fenn_camera import random_position, touched
+
+    from hardware.fenn_scene import FennScene
+    from vision.fenn import BoardError, find_board, read_fenn
+
+    scene = FennScene(seed=seed)
+    try:
+        board = find_board(scene.frame(blue=None, red=None, black=None, seed=seed)[0])
+    except BoardError:
+        board = touched(scene, random.Random(seed))
+    blue, red, black = random_position(random.Random(seed))
+    frame, _ = scene.frame(blue=blue, red=red, black=black, seed=seed, hand="red" if seed % 10 == 3 else None)
+    r = read_fenn(frame, board)
+    return {"id": seed, "dice": [[d.colour, d.value, d.field] for d in r.dice], "sure": r.sure,
+            "reasons": [str(x) for x in r.reasons]}
 
 
 def replay_output(path: str) -> dict:
@@ -217,7 +246,7 @@ def differences(kind: str) -> list[str]:
     return out
 
 
-KINDS = ("fixtures", "mock", "replay", "screens", "shared")
+KINDS = ("fixtures", "fenn", "mock", "replay", "screens", "shared")
 
 
 def main(argv=None) -> int:
