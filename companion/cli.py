@@ -278,6 +278,7 @@ def _games(args) -> int:
 def _fenn_solve(args) -> int:
     """``companion fenn solve``: the retrograde analysis under the config's [fenn] settings."""
     from .config import ConfigError, load_config
+    from .fenn import COLOURS, START
     from .fenn_solver import counts, solve
 
     try:
@@ -289,18 +290,17 @@ def _fenn_solve(args) -> int:
     if args.json:
         try:
             for ((blue, red), black, mover), (value, plies) in sorted(table.items()):
-                print(json.dumps({"to_move": ("blue", "red")[mover], "blue": list(blue), "red": list(red),
+                print(json.dumps({"to_move": COLOURS[mover], "blue": list(blue), "red": list(red),
                                   "black": black, "value": value, "plies": plies}))
         except BrokenPipeError:
             sys.stdout = open(os.devnull, "w")
         return 0
     c = counts(table)
-    start = ((1, 5), (9, 5))
     print(f"Fenn solved ({', '.join(f'{k} = {v}' for k, v in settings.items())}): {len(table)} positions")
     print(f"  for the player to move: {c['win']} won, {c['loss']} lost, {c['draw']} drawn")
     for black, mover in ((6, 0), (4, 1)):
-        value, plies = table[(start, black, mover)]
-        who = ("blue", "red")[mover]
+        value, plies = table[(START, black, mover)]
+        who = COLOURS[mover]
         print(f"  start, black {black} ({who} begins): {value}" + (f" in {plies} plies" if plies else ""))
     print(f"  longest forced win: {max((p for v, p in table.values() if v == 'win'), default=0)} plies")
     return 0

@@ -219,6 +219,6 @@ def verdict_text(game: Fenn, verdict) -> str:
     if verdict.rule == "other_moved":
         return _("The {other} die moved, but {colour} is to move: put it back.").format(
             other=colour_name(1 - mover), colour=colour_name(mover))
-    field, top = seen.get(("blue", "red")[mover], (None, None))
+    field, top = seen.get(COLOURS[mover], (None, None))
     return _("No legal turn leads to field {field} with {top} on top (black die {black}): put the dice back "
              "or correct on the screen.").format(field=field, top=top, black=seen.get("black"))

@@ -20,18 +20,17 @@ from __future__ import annotations
 
 from collections import deque
 
-from .fenn import _OPPOSITE_BY_FACES, BLACK_FACES, DICE, GOAL
+from .fenn import _OPPOSITE_BY_FACES, BLACK_FACES, BLUE, COLOURS, DICE, GOAL, RED
 
 __all__ = ["solve", "counts", "turn_ends", "positions"]
 
-BLUE, RED = 0, 1
 
 
 def turn_ends(dice, black: int, mover: int, *, faces=None, tip: bool = False):
     """The ends of a turn from ``dice`` (``((blue field, top), (red field, top))``)
     with the black die on ``black``: a set of ``(field, top, black)`` of the
     mover, and ``"win"`` when the mover can reach its goal (F4-F10, F15)."""
-    faces = faces or DICE["miwin"][("blue", "red")[mover]]
+    faces = faces or DICE["miwin"][COLOURS[mover]]
     opp = _OPPOSITE_BY_FACES[tuple(faces)]
     of, ot = dice[1 - mover]
     start = dice[mover][0]
@@ -84,7 +83,7 @@ def solve(*, faces: str = "any", stuck: str = "pass", dice: str = "miwin") -> di
     queue: deque = deque()
     for pos in positions(dice):
         d, black, mover = pos
-        ends = turn_ends(d, black, mover, faces=DICE[dice][("blue", "red")[mover]], tip=tip)
+        ends = turn_ends(d, black, mover, faces=DICE[dice][COLOURS[mover]], tip=tip)
         if "win" in ends:
             result[pos] = ("win", 1)
             queue.append(pos)

@@ -105,22 +105,30 @@ def replay_lines(lines: Iterable[str], base: str, *, reader: Callable | None = N
 _KEYS = "players, roll, frame (with values) or decision"
 
 
-def _play(lines: Iterable[str], base: str, session: GameSession) -> Replay:
-    counts = {"read": 0, "asked": 0, "silent_errors": 0}
-    confirmed_seen = False
-    lines = iter(lines)  # a Fenn script's lines go on in _play_fenn from where this loop stops
+def _events(lines: Iterable[str]):
+    """``(line number, decoded JSON)`` of each non-blank script line, numbered from 1.
+    Raises :class:`ReplayError` for a line that is not JSON. One generator serves
+    a whole script: a Fenn script's lines go on in :func:`_play_fenn` from where
+    :func:`_play` found its first line."""
     for n, line in enumerate(lines, 1):
         line = line.strip()
         if not line:
             continue
         try:
-            data = json.loads(line)
+            yield n, json.loads(line)
         except json.JSONDecodeError as e:
             raise ReplayError(f"line {n}: not JSON: {e.msg}") from None
+
+
+def _play(lines: Iterable[str], base: str, session: GameSession) -> Replay:
+    counts = {"read": 0, "asked": 0, "silent_errors": 0}
+    confirmed_seen = False
+    events = _events(lines)
+    for n, data in events:
         if not isinstance(data, dict) or not data:
             raise ReplayError(f"line {n}: an event is an object with one key ({_KEYS})")
         if session.game is None and data.get("game") == "fenn":
-            return _play_fenn(n, data, lines, session)
+            return _play_fenn(n, data, events, session)
         key = next(iter(data))
         if len(data) != 1 and not (key == "frame" and set(data) == {"frame", "values"}):
             raise ReplayError(f"line {n}: an event is an object with one key ({_KEYS})")
@@ -159,7 +167,7 @@ def _play(lines: Iterable[str], base: str, session: GameSession) -> Replay:
     return Replay(session.game.to_dict(), dict(counts) if confirmed_seen else None)
 
 
-def _play_fenn(first_n: int, head: dict, lines, session: GameSession) -> Replay:
+def _play_fenn(first_n: int, head: dict, events, session: GameSession) -> Replay:
     """A Fenn script (issue 31): ``{"game": "fenn", "players": [blue, red]}``, then
     start throws ``{"black": 3}``, whole turns ``{"turn": {"field": 3, "top": 2,
     "black": 6}}`` (``black`` omitted: unchanged) accepted when the rules reach
@@ -174,14 +182,7 @@ def _play_fenn(first_n: int, head: dict, lines, session: GameSession) -> Replay:
         session.start(head["players"], first=0, game="fenn", options=head.get("options"))
     except (ValueError, TypeError) as e:
         raise ReplayError(f"line {first_n}: {e}") from None
-    for n, line in enumerate(lines, first_n + 1):
-        line = line.strip()
-        if not line:
-            continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise ReplayError(f"line {n}: not JSON: {e.msg}") from None
+    for n, data in events:  # the same script's lines after its first (see _events)
         game = session.game
         try:
             if not isinstance(data, dict) or len(data) != 1:

@@ -8,6 +8,7 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
+from companion.fenn import COLOURS
 from companion.fenn_prompts import colour_name
 from companion.i18n import _
 
@@ -73,7 +74,7 @@ class FennScreen(Screen):
         mover = None if game.is_over or f.phase() == "start" else pos.to_move
         names = []
         for i, n in enumerate(game.players):
-            c = "%02x%02x%02x" % tuple(int(255 * min(1, v * 1.4 + 0.15)) for v in PIP_COLOURS[("blue", "red")[i]][:3])
+            c = "%02x%02x%02x" % tuple(int(255 * min(1, v * 1.4 + 0.15)) for v in PIP_COLOURS[COLOURS[i]][:3])
             who = f"[color={c}]\u25a0[/color] {n} ({colour_name(i)})"
             names.append(f"[b]\u25b6 {who}[/b]" if i == mover else who)
         self.players.text = "    ".join(names)
@@ -100,7 +101,7 @@ class FennScreen(Screen):
         size = dp(64)
         if f.selected is not None:
             self.choice_title.text = _("Field {field}: which face on top?").format(field=f.selected)
-            colour = ("blue", "red")[game.position().to_move]
+            colour = COLOURS[game.position().to_move]
             for v in f.faces():
                 self.choices.add_widget(pressed(FaceButton(value=v, colour=colour, size_hint=(None, None),
                                                            size=(size, size)), lambda v=v: f.tap_face(v)))
