@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from .fenn import BLACK_FACES, GOAL, Fenn
 
-__all__ = ["Hint", "HintBook", "hints", "ranked"]
+__all__ = ["Hint", "HintBook", "hints", "ranked", "hints_used"]
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +79,16 @@ def hints(game: Fenn, table: dict) -> list[Hint]:
         else:  # the opponent's value, seen from the mover, one ply later
             out.append(Hint(field, top, black, "win" if value == "loss" else "loss", plies + 1, tuple(path)))
     return ranked(out)
+
+
+def hints_used(store, game_id: int, players) -> dict[str, int]:
+    """How many hints each of ``players`` asked for in game ``game_id``, from the
+    store's ``"hint"`` notes (:meth:`companion.storage.Store.notes`)."""
+    counts = {n: 0 for n in players}
+    for _seq, _kind, data in store.notes(game_id, "hint"):
+        if data.get("player") in counts:
+            counts[data["player"]] += 1
+    return counts
 
 
 def ranked(items: list[Hint]) -> list[Hint]:

@@ -29,7 +29,7 @@ from .fenn import COLOURS, BlackThrow, EndTurn, Fenn, Pass, SetBlack, Step, Turn
 from .game import Termination
 from .i18n import _
 
-__all__ = ["verdict_text", "reason_text",
+__all__ = ["verdict_text", "reason_text", "hints_text",
            "colour_name", "prompt", "blocked_text", "hint_text", "outcome_text", "undo_text", "turn_log",
            "repetition_text", "stuck"]
 
@@ -187,6 +187,11 @@ def turn_log(game: Fenn) -> list[str]:
             cur.append(_("pass"))
     close()
     return lines
+
+
+def hints_text(used: dict[str, int]) -> str:
+    """"Hints: Anna 2, Ben 0" (``used``: hints asked for by player)."""
+    return _("Hints: {used}").format(used=", ".join(f"{n} {k}" for n, k in used.items()))
 
 
 def reason_text(reason) -> str:

@@ -216,11 +216,9 @@ class FennTable:
 
     def hints_used(self) -> dict[str, int]:
         """How many hints each player asked for in this game."""
-        counts = {n: 0 for n in self.game.players}
-        for _seq, _kind, data in self.session.store.notes(self.session.game_id, "hint"):
-            if data.get("player") in counts:
-                counts[data["player"]] += 1
-        return counts
+        from companion.fenn_hints import hints_used
+
+        return hints_used(self.session.store, self.session.game_id, self.game.players)
 
     # -- the camera ------------------------------------------------------------
     def can_switch_dice(self) -> bool:

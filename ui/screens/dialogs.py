@@ -201,24 +201,21 @@ class HistoryDialog(ModalView):
         """A game of Fenn: its moves, newest first, and the hints each player asked for."""
         from kivy.uix.scrollview import ScrollView
 
-        from companion.fenn_prompts import turn_log
+        from companion.fenn_hints import hints_used
+        from companion.fenn_prompts import hints_text, turn_log
 
         box.add_widget(Label(text=_("This game's moves"), font_size="20sp", bold=True, size_hint_y=None,
                              height=dp(32)))
         scroll = ScrollView(do_scroll_x=False, bar_width=10)
         rows = GridLayout(cols=1, spacing=2, size_hint_y=None, row_default_height=dp(30), row_force_default=True)
         rows.bind(minimum_height=rows.setter("height"))
-        for line in reversed(turn_log(game)) or [_("No moves yet.")]:
+        for line in list(reversed(turn_log(game))) or [_("No moves yet.")]:
             rows.add_widget(wrapped(Label(text=line, font_size="16sp", halign="left", valign="middle",
                                           font_name=SYMBOL_FONT, shorten=True)))
         scroll.add_widget(rows)
         box.add_widget(scroll)
-        used = {n: 0 for n in game.players}
-        for _seq, _kind, data in store.notes(gid, "hint") if gid is not None else ():
-            used[data.get("player")] = used.get(data.get("player"), 0) + 1
-        box.add_widget(Label(text=_("Hints: {used}").format(used=", ".join(f"{n} {k}" for n, k in used.items()
-                                                                          if n in game.players)),
-                             font_size="16sp", size_hint_y=None, height=dp(28)))
+        used = hints_used(store, gid, game.players) if gid is not None else {n: 0 for n in game.players}
+        box.add_widget(Label(text=hints_text(used), font_size="16sp", size_hint_y=None, height=dp(28)))
         box.add_widget(pressed(small_button(_("Back to the game"), font_size="17sp"), self.dismiss))
         self.add_widget(box)
 

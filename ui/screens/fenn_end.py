@@ -9,7 +9,7 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
-from companion.fenn_prompts import outcome_text, turn_log
+from companion.fenn_prompts import hints_text, outcome_text, turn_log
 from companion.i18n import _
 
 from ..widgets import SYMBOL_FONT
@@ -47,8 +47,7 @@ class FennEndScreen(Screen):
     def show(self, game, hints_used: dict | None = None):
         o = game.outcome()
         self.title.text = _("Draw") if o.winner is None else _("{name} wins!").format(name=game.winner)
-        used = ", ".join(f"{n} {k}" for n, k in (hints_used or {}).items())
-        self.detail.text = outcome_text(game) + (("   " + _("Hints: {used}").format(used=used)) if used else "")
+        self.detail.text = outcome_text(game) + ("   " + hints_text(hints_used) if hints_used else "")
         self.moves.clear_widgets()
         for line in turn_log(game):
             self.moves.add_widget(wrapped(Label(text=line, font_size="16sp", font_name=SYMBOL_FONT, halign="left",
