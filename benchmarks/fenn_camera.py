@@ -30,7 +30,9 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from companion.fenn import BlackThrow, Fenn, Pass, Turn  # noqa: E402
 from hardware.fenn_scene import FennScene  # noqa: E402
-from vision.fenn import BoardError, find_board, read_fenn  # noqa: E402  (BoardArea in touched())
+from vision.diceset import MIWIN  # noqa: E402
+from vision.fenn import BoardError, find_board  # noqa: E402  (BoardArea in touched())
+from vision.reader import Reader  # noqa: E402
 
 
 def workload(img):
@@ -75,6 +77,7 @@ def random_position(rng: random.Random):
 def scenes(n: int) -> None:
     cv2.setNumThreads(1)
     rng = random.Random(7)
+    reader = Reader(dice=MIWIN)  # the one pipeline, with Miwin's dice set
     exact = sure = wrong = clean = 0
     ms, work, no_board = [], [], 0
     for i in range(n):
@@ -90,7 +93,7 @@ def scenes(n: int) -> None:
         frame, truth = scene.frame(blue=blue, red=red, black=black, seed=i, hand=colour if trouble == "hand" else None,
                                    lifted=colour if trouble == "lifted" else None)
         t0 = time.perf_counter()
-        r = read_fenn(frame, board)
+        r = reader.read_board(frame, board)
         ms.append((time.perf_counter() - t0) * 1000)
         t0 = time.perf_counter()
         workload(frame)
@@ -179,7 +182,8 @@ def main() -> int:
     ap.add_argument("--scenes", type=int, default=500)
     ap.add_argument("--games", type=int, default=20)
     args = ap.parse_args()
-    scenes(args.scenes)
+    if args.scenes:
+        scenes(args.scenes)
     games(args.games)
     return 0
 

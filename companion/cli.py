@@ -10,7 +10,7 @@
     companion export [--config F] ID > game.jsonl
     companion stats [--json] [--config F]
     companion fenn solve [--json] [--config F]
-    companion read --game fenn [--board BOARD.json | --find-board] [--json] IMAGE...
+    companion read --game fenn [--board BOARD.json | --find-board] [--dice miwin|wikipedia] [--json] IMAGE...
     companion calibrate --game fenn [--config F] [--image IMAGE] [--ends "X,Y;X,Y"]
     companion eval-vision [--workers N] LABELS.json
     companion odds [--json]
@@ -52,6 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="fenn: read Miwin's dice on the board of 9 fields")
     g.add_argument("--board", metavar="BOARD.json", help="fenn: the stored board (companion calibrate --game fenn)")
     g.add_argument("--find-board", action="store_true", help="fenn: find the board in each image")
+    r.add_argument("--dice", choices=("miwin", "wikipedia"), default="miwin",
+                   help="fenn: the set's colours (F1: wikipedia has blue and red the other way round)")
     r.add_argument("--classical", action="store_true",
                    help="classical passes only: no learned face classifier looking for missed dice")
     r.add_argument("images", nargs="+", metavar="IMAGE")

@@ -24,8 +24,9 @@ __all__ = ["read_fenn_images", "calibrate_board", "load_stored_board"]
 
 def read_fenn_images(args) -> int:
     """``companion read --game fenn``: see the module text. Returns the exit code."""
-    from vision.fenn import BoardError, find_board, load_board, read_fenn
-    from vision.reader import UnreadableImage, load_image
+    from vision.diceset import DICE_SETS
+    from vision.fenn import BoardError, find_board, load_board
+    from vision.reader import Reader, UnreadableImage, load_image
 
     from .fenn_prompts import reason_text
 
@@ -37,6 +38,7 @@ def read_fenn_images(args) -> int:
             print(f"error: {e}", file=sys.stderr)
             return 2
     status = 0
+    reader = Reader(dice=DICE_SETS[getattr(args, "dice", "miwin")])
     for path in args.images:
         try:
             img = load_image(path)
@@ -48,7 +50,7 @@ def read_fenn_images(args) -> int:
             else:
                 print(f"{path}: error: {e}", file=sys.stderr)
             continue
-        r = read_fenn(img, board)
+        r = reader.read_board(img, board)
         if args.json:
             print(json.dumps({"image": path, **r.to_dict()}), flush=True)
         else:

@@ -269,14 +269,16 @@ class GameSession:
 
     # -- Fenn on the camera ---------------------------------------------------
     def _read_board(self, frame: np.ndarray):
-        """Fenn: the board read (:func:`vision.fenn.read_fenn`) with the game's dice
-        set; the board found in the frame when none is calibrated. Raises
+        """Fenn: the board read by the reader with the game's dice set
+        (:meth:`vision.reader.Reader.read_board`, the ``[fenn] dice`` setting);
+        the board found in the frame when none is calibrated. Raises
         :class:`vision.fenn.BoardError` when there is none to find."""
-        from vision.diceset import MIWIN, MIWIN_SWAPPED
-        from vision.fenn import find_board, read_fenn
+        from vision.diceset import DICE_SETS
+        from vision.fenn import find_board
+        from vision.reader import Reader
 
         board = self.board if self.board is not None else find_board(frame)
-        return read_fenn(frame, board, dice=MIWIN_SWAPPED if self.game.settings["dice"] == "wikipedia" else MIWIN)
+        return Reader(dice=DICE_SETS[self.game.settings["dice"]]).read_board(frame, board)
 
     def _take_board(self, read, frame) -> str:
         """Fenn: apply what a sure read shows when the rules reach it (a start

@@ -143,6 +143,11 @@ def test_read_and_calibrate_from_the_command_line(tmp_path, capsys):
     assert "error" in lines[1]
     assert main(["read", "--game", "fenn", "--find-board", "--json", str(tmp_path / "board.png")]) == 0
     assert json.loads(capsys.readouterr().out)["sure"] is True
+    # The same frame read as the other kind of set (F1): blue 7 and red 3 are none of its faces.
+    assert main(["read", "--game", "fenn", "--find-board", "--dice", "wikipedia", "--json",
+                 str(tmp_path / "board.png")]) == 0
+    other = json.loads(capsys.readouterr().out)
+    assert other["sure"] is False and "not_a_face" in other["reasons"] and "other_set" in other["reasons"]
 
 
 def test_a_fenn_game_is_played_in_the_demo_from_rendered_frames_to_its_end(tmp_path):
@@ -217,14 +222,84 @@ def test_the_other_kind_of_set_is_offered_a_switch_before_the_first_turn(tmp_pat
     assert load_settings(str(tmp_path))["fenn"]["dice"] == "wikipedia"
 
 
-def test_the_fenn_reader_config_is_validated_and_a_higher_sure_asks_more():
-    from vision.fenn import FennConfig
+def test_the_fenn_reader_config_is_the_readers_one_config_validated_and_a_higher_sure_asks_more():
+    from dataclasses import replace
 
-    with pytest.raises(ValueError, match="bad Fenn reader config"):
-        FennConfig(square_area=(1.2, 1.1))
+    from vision.config import BoardConfig, ConfigError, FaceConfig, ReaderConfig
+
+    with pytest.raises(ConfigError, match="square_area"):
+        BoardConfig(square_area=(1.2, 1.1))
+    with pytest.raises(ConfigError, match="counted_off_centre"):
+        ReaderConfig.from_dict({"faces": {"counted_off_centre": 0.9}})
+    assert ReaderConfig.from_dict({"board": {"res": 64}}).board.res == 64
     scene, board = _scene(9)
     frame, _ = scene.frame(blue=(2, 7), red=(6, 3), black=4, seed=2)
     read = read_fenn(frame, board)
     assert read.sure
-    strict = read_fenn(frame, board, config=FennConfig(sure=1.0, off_centre=0.001))
+    strict = read_fenn(frame, board, config=replace(ReaderConfig(), sure=1.0,
+                                                    faces=FaceConfig(counted_off_centre=0.001)))
     assert not strict.sure and FennReason.HARD_TO_READ in strict.reasons
+
+
+def _face(layout, value, bgr, side=60, pad=12):
+    """A straightened face: light wood, ``value`` pips of ``bgr`` in ``layout``, on a dark board."""
+    import cv2
+
+    size = side + 2 * pad
+    img = np.full((size, size, 3), (40, 60, 80), np.uint8)
+    cv2.rectangle(img, (pad, pad), (pad + side, pad + side), (170, 205, 225), -1)
+    for x, y in layout[value]:
+        c = (round(size / 2 + x * side / 4), round(size / 2 + y * side / 4))
+        cv2.circle(img, c, round((0.075 if value >= 7 else 0.088) * side), bgr, -1, cv2.LINE_AA)
+    return img
+
+
+def _masks(img):
+    import cv2
+
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    body = np.median(lab[12:-12, 12:-12].reshape(-1, 3), axis=0)  # the face: mostly body
+    dist = np.linalg.norm(lab.astype(np.float32) - body, axis=2)
+    face = np.zeros(img.shape[:2], np.uint8)
+    face[12:-12, 12:-12] = 255
+    return face, ((dist > 42) & (face > 0)).astype(np.uint8) * 255, lab
+
+
+@pytest.mark.parametrize("layout", [MIWIN.layout, MIWIN_LAYOUT_ALT])
+def test_one_face_stage_reads_a_d6_and_miwins_dice_as_two_dice_sets(layout):
+    from vision.config import DEFAULT
+    from vision.diceset import D6
+    from vision.face import _read_face
+
+    blue, red, black = (200, 60, 20), (30, 30, 200), (25, 25, 25)
+    for value, bgr, die in ((8, red, "red"), (9, blue, "blue"), (7, black, "black"), (5, blue, "blue")):
+        face, pips, lab = _masks(_face(layout, value, bgr))
+        miwin = _read_face(face, pips, (0, 0), DEFAULT, None, 60.0, dice=MIWIN, lab=lab)
+        assert (miwin.value, miwin.die) == (value, die) and miwin.confidence >= DEFAULT.sure
+        d6 = _read_face(face, pips, (0, 0), DEFAULT, None, 60.0, dice=D6, lab=lab)
+        if value > 6:
+            assert d6 is None  # no face of a standard die has so many pips
+        else:
+            assert (d6.value, d6.die) == (value, None)  # a d6 is not told apart by colour
+    face, pips, lab = _masks(_face(layout, 8, (40, 160, 60)))  # green pips: no die of the set
+    assert _read_face(face, pips, (0, 0), DEFAULT, None, 60.0, dice=MIWIN, lab=lab).confidence < DEFAULT.sure
+
+
+def test_the_trays_pipeline_reads_loose_miwin_dice_when_given_their_set():
+    """The die finder for loose dice and the face stage take the set as data: Miwin's
+    dice thrown on a plain table are read by the same pipeline as Durchmarsch's."""
+    from vision.diceset import D6
+    from vision.facenet import NO_NET
+    from vision.reader import Reader
+
+    table = np.full((480, 640, 3), (60, 110, 40), np.uint8)
+    table += np.random.default_rng(1).integers(0, 6, table.shape, dtype=np.uint8)
+    for (x, y), (value, bgr) in zip(((100, 150), (300, 260), (480, 120)),
+                                    ((8, (30, 30, 200)), (9, (200, 60, 20)), (7, (25, 25, 25)))):
+        table[y:y + 70, x:x + 70] = _face(MIWIN.layout, value, bgr, side=70, pad=0)
+    miwin = Reader(net=NO_NET, dice=MIWIN).read(table, expect=3)
+    assert miwin.sure and [(d.value, d.die) for d in miwin.dice] == [(8, "red"), (9, "blue"), (7, "black")]
+    d6 = Reader(net=NO_NET, dice=D6).read(table, expect=3)
+    assert not d6.sure  # no standard die shows 7, 8 or 9 pips
+    with pytest.raises(TypeError, match="DiceSet"):
+        Reader(dice="miwin")

@@ -34,12 +34,13 @@ from .dice import (
     _read_size,
     _side_slant_most,
 )
+from .diceset import D6, DiceSet
 from .face import _read_face
 from .pipfirst import add_pip_dice, pip_dice, pip_scale
 
 
 def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = None, edge: bool = False, *,
-               calibrated: bool = False, expect: int | None = None):
+               calibrated: bool = False, expect: int | None = None, dice_set: DiceSet = D6):
     """Dice in a working-scale image: ``(dice, die-like parts unexplained (and
     readings left out in doubt), large parts unexplained, die side px, the
     image in Lab)``. ``edge``: the
@@ -48,7 +49,8 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
     calibration of the tray. ``expect``: the dice known to be in the image
     (a calibrated read short of them looks for dice by their pips; with it,
     a reading left out at the picture's edge leaves the read sure, for the
-    count tells whether a die was lost)."""
+    count tells whether a die was lost). ``dice_set``: the dice set the face
+    stage reads (:mod:`vision.diceset`; standard d6)."""
     h, w = img.shape[:2]
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
     gray = lab[..., 0]
@@ -81,7 +83,7 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
     side = die_side if die_side else _die_side([f for _, cands, _, _, _ in blobs for faces, _ in cands for f in faces])
     # Pass 3: read every candidate split of every blob, and read it other
     # ways while no reading is sure (see _read_blob).
-    reads = [_read_blob(blob, side, min_area, config, long_side, die_side, calibrated) for blob in blobs]
+    reads = [_read_blob(blob, side, min_area, config, long_side, die_side, calibrated, dice_set) for blob in blobs]
     # Pass 4: the die size again, from the surest multi-pip reads (a glint in
     # one pip can make the pip itself look like a die showing 1), and only
     # dice of about that size are kept.
@@ -175,7 +177,8 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
     return dice, unexplained, foreign, side, lab
 
 
-def _read_blob(blob, side, min_area, config: ReaderConfig, long_side: int, die_side, calibrated: bool):
+def _read_blob(blob, side, min_area, config: ReaderConfig, long_side: int, die_side, calibrated: bool,
+               dice_set: DiceSet = D6):
     """Every reading of one blob: a list (one per candidate split) of dice lists.
 
     ``blob``: ``(offset, candidates, mask, grey crop, Lab crop)`` from pass 1
@@ -187,7 +190,7 @@ def _read_blob(blob, side, min_area, config: ReaderConfig, long_side: int, die_s
     """
     offset, cands, comp, gray_blob, lab_blob = blob
     known = bool(die_side)
-    per = _read_candidates(cands, offset, side, config, long_side, known)
+    per = _read_candidates(cands, offset, side, config, long_side, known, dice_set, lab_blob)
 
     def unsure():
         return not any(d.confidence >= config.sure_confidence for got in per for d in got)
@@ -200,30 +203,35 @@ def _read_blob(blob, side, min_area, config: ReaderConfig, long_side: int, die_s
     fits = side is None or (area >= 0.8 * side * side and (not known or area <= 4 * side * side))
     if fits and unsure():
         flipped = _blob_faces(gray_blob, comp, min_area, flipped=True)
-        swapped = _read_candidates(flipped, offset, side, config, long_side, known)
+        swapped = _read_candidates(flipped, offset, side, config, long_side, known, dice_set, lab_blob)
         per += [[d for d in got if d.value > 1] for got in swapped]
     # A calibrated tray was measured with its dice standing out whole, so its
     # ragged specks are not re-read.
     hull = None if calibrated else _ragged_hull(comp)
     die_sized = hull is not None and (side is None or 0.6 * side * side <= cv2.countNonZero(hull) <= 2.5 * side * side)
     if die_sized and unsure():
-        per += _read_candidates(_blob_faces(gray_blob, hull, min_area), offset, side, config, long_side, known)
+        per += _read_candidates(_blob_faces(gray_blob, hull, min_area), offset, side, config, long_side, known,
+                                dice_set, lab_blob)
     if not calibrated and unsure():
         # Weaker evidence than lightness: read, never sure, never a lone pip.
         per += [[replace(d, confidence=min(d.confidence, 0.75), doubts=(BY_COLOUR,)) for d in got if d.value > 1]
-                for got in _read_candidates(_colour_pips(lab_blob, cands), offset, side, config, long_side, False)]
+                for got in _read_candidates(_colour_pips(lab_blob, cands), offset, side, config, long_side, False,
+                                            dice_set, lab_blob)]
     return per
 
 
-def _read_candidates(cands, offset, side, config: ReaderConfig, long_side: int, known: bool) -> list[list[Die]]:
+def _read_candidates(cands, offset, side, config: ReaderConfig, long_side: int, known: bool,
+                     dice_set: DiceSet = D6, lab=None) -> list[list[Die]]:
     """The dice read in each candidate split of a blob (see :func:`_blob_faces`);
-    ``known``: ``side`` is the calibrated die side (faces far from it are not read)."""
+    ``known``: ``side`` is the calibrated die side (faces far from it are not read).
+    ``dice_set`` and ``lab`` (the blob's Lab crop) as for :func:`vision.face._read_face`."""
     per = []
     for faces, pip_mask in cands:
         got = []
         for face in faces:
             for part in _split_touching(face, side):
-                d = _read_face(part, pip_mask, offset, config, long_side, side if known else None)
+                d = _read_face(part, pip_mask, offset, config, long_side, side if known else None, dice=dice_set,
+                               lab=lab)
                 if d is not None and d.confidence >= config.min_confidence:
                     got.append(d)
         per.append(got)

@@ -28,7 +28,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, fields
 
-__all__ = ["ConfigError", "ReaderConfig", "FaceConfig", "PipsConfig", "LearnedConfig", "VerdictConfig"]
+__all__ = ["ConfigError", "ReaderConfig", "FaceConfig", "PipsConfig", "LearnedConfig", "VerdictConfig",
+           "ColourConfig", "BoardConfig"]
 
 
 class ConfigError(ValueError):
@@ -68,11 +69,65 @@ class FaceConfig:
     #: The confidence shown for a face with a loose fit or seen as a side face (it is doubted).
     #: Raising it ranks such faces higher against rival readings of the same place.
     not_sure_most: float = 0.79
+    #: A face of a value with no documented layout (Miwin's 7-9) is read by counting; every face is
+    #: point-symmetric, so its pips' middle must lie within this share of a side of the face's middle.
+    #: Raising it trusts counts with a stray blot or a missed pip (session 37, mock Fenn scenes).
+    counted_off_centre: float = 0.1
+    #: A counted face's pips are of one size: the largest at most this many times the middle one
+    #: (and the smallest at least its inverse). Raising it trusts faces with merged or broken pips.
+    counted_spread: float = 1.7
 
     def __post_init__(self):
         _check(self, {"side_slant": (0.0, 1.0), "front_slant": (0.0, 1.0), "slant_error": (0.0, 1.0),
                       "top_pip_least": (0.0, 0.1), "pip_contrast": (1, 255), "inscribed": (0.5, 1.0),
-                      "not_sure_most": (0.0, 1.0)})
+                      "not_sure_most": (0.0, 1.0), "counted_off_centre": (0.0, 0.5), "counted_spread": (1.0, 4.0)})
+
+
+@dataclass(frozen=True)
+class ColourConfig:
+    """Naming a pip colour, for a dice set whose dice differ by it (:func:`vision.face.pip_colour`)."""
+
+    #: Pips darker than this (Lab L, 0-255) and greyer than ``black_chroma`` are black.
+    #: Raising it takes dim blue or red pips for black.
+    black_lightness: float = 95.0
+    #: The most colour (Lab a*b* distance) a black pip shows; raising it takes dull colours for black.
+    black_chroma: float = 28.0
+    #: How strongly (Lab a* or b*) a pip must be red or blue to be named so; raising it asks more
+    #: often in warm or cold light.
+    pip_chroma: float = 22.0
+
+    def __post_init__(self):
+        _check(self, {"black_lightness": (1.0, 254.0), "black_chroma": (1.0, 100.0), "pip_chroma": (1.0, 100.0)})
+
+
+@dataclass(frozen=True)
+class BoardConfig:
+    """Finding dice on a board of fields (Fenn; :mod:`vision.fenn`): the board's own plane."""
+
+    #: Plane pixels per field. Raising it reads smaller pips (more detail) but costs time with its square.
+    res: int = 80
+    #: The die's side as a share of a field (the set's 2.5 cm dice on 2.5 cm fields); raising it expects
+    #: larger dice.
+    die: float = 0.78
+    #: How far (Lab units) a pip's colour lies from its face's; raising it ignores faint marks but may
+    #: lose pips in dim light.
+    pip_contrast: float = 42.0
+    #: How close (share of a field) to a field's line a die's centre may come and still be on its field.
+    #: Raising it asks more often.
+    line_margin: float = 0.16
+    #: The area a light region may have, as shares of the die's expected area, to be one die. Widening
+    #: it takes odder shapes for dice (fewer "something over the board", more risk of a hand as a die).
+    square_area: tuple = (0.55, 1.6)
+    #: The longest a die's outline may be against its width; raising it accepts slanted or clipped
+    #: dice, and more things that are none.
+    square_aspect: float = 1.3
+
+    def __post_init__(self):
+        _check(self, {"res": (32, 200), "die": (0.4, 1.0), "pip_contrast": (10.0, 120.0),
+                      "line_margin": (0.0, 0.49), "square_area": (0.05, 4.0), "square_aspect": (1.0, 3.0)})
+        lo, hi = self.square_area if len(self.square_area) == 2 else (1.0, 1.0)
+        if len(self.square_area) != 2 or not lo < 1 < hi:
+            raise ConfigError(f"square_area must be (low, high) around 1, got {self.square_area!r}")
 
 
 @dataclass(frozen=True)
@@ -198,7 +253,9 @@ class ReaderConfig:
 
     Top level: the working scale and the verdict's threshold. Groups:
     ``faces`` (:class:`FaceConfig`), ``pips`` (:class:`PipsConfig`),
-    ``learned`` (:class:`LearnedConfig`), ``verdict`` (:class:`VerdictConfig`).
+    ``learned`` (:class:`LearnedConfig`), ``verdict`` (:class:`VerdictConfig`),
+    ``colours`` (:class:`ColourConfig`, naming pip colours) and ``board``
+    (:class:`BoardConfig`, dice on a board of fields).
     Raises :class:`ConfigError` for a number out of its range.
     """
 
@@ -220,6 +277,8 @@ class ReaderConfig:
     pips: PipsConfig = field(default_factory=PipsConfig)
     learned: LearnedConfig = field(default_factory=LearnedConfig)
     verdict: VerdictConfig = field(default_factory=VerdictConfig)
+    colours: ColourConfig = field(default_factory=ColourConfig)
+    board: BoardConfig = field(default_factory=BoardConfig)
 
     def __post_init__(self):
         _check(self, {"work_size": (64, 8192), "min_contrast": (0.0, 255.0), "min_die": (0.0, 1.0),
@@ -228,7 +287,7 @@ class ReaderConfig:
         if self.min_die >= self.max_die:
             raise ConfigError(f"min_die ({self.min_die}) must be less than max_die ({self.max_die})")
         for name, cls in (("faces", FaceConfig), ("pips", PipsConfig), ("learned", LearnedConfig),
-                          ("verdict", VerdictConfig)):
+                          ("verdict", VerdictConfig), ("colours", ColourConfig), ("board", BoardConfig)):
             if not isinstance(getattr(self, name), cls):
                 raise ConfigError(f"{name} must be a {cls.__name__}, got {type(getattr(self, name)).__name__}")
 
@@ -241,7 +300,8 @@ class ReaderConfig:
     def from_dict(cls, data: dict) -> "ReaderConfig":
         """A config from plain data (a TOML table): top-level numbers and the groups'
         tables. Raises :class:`ConfigError` for an unknown key or a bad number."""
-        groups = {"faces": FaceConfig, "pips": PipsConfig, "learned": LearnedConfig, "verdict": VerdictConfig}
+        groups = {"faces": FaceConfig, "pips": PipsConfig, "learned": LearnedConfig, "verdict": VerdictConfig,
+                  "colours": ColourConfig, "board": BoardConfig}
         kw = {}
         for k, v in data.items():
             if k in groups:

@@ -49,7 +49,7 @@ class UnreadableImage(ValueError):
 class Die:
     """One die read from an image.
 
-    ``value``: the pips on its top face, 1-6. ``center``: ``(x, y)`` pixels in
+    ``value``: the pips on its top face (1-6 on a standard die). ``center``: ``(x, y)`` pixels in
     the input image. ``size``: the face's side length in pixels. ``corners``:
     the face's four corner points, pixels ``(x, y)``, clockwise.
     ``confidence``: 0-1, how well the face and its pips match a die face.
@@ -75,6 +75,9 @@ class Die:
     measured). Where the outline takes in side faces (a close or oblique
     camera), its box, and so ``size``, is longer than the top face; ``inner``
     is not.
+    ``die``: which die of a set whose dice differ by their pips' colour
+    (:attr:`vision.diceset.DiceSet.by_colour`, Miwin's ``"blue"``, ``"red"``,
+    ``"black"``); None for a standard die, or where the colour is unclear.
     """
 
     value: int
@@ -87,6 +90,7 @@ class Die:
     doubts: tuple[Doubt, ...] = field(default=(), repr=False)
     inner: float = field(default=0.0, repr=False)
     free_mark: bool = field(default=False, repr=False)
+    die: str | None = field(default=None, repr=False)
 
     def to_dict(self) -> dict:
         """JSON-ready form: value, center, size, corners, confidence (rounded)."""

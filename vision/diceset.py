@@ -48,16 +48,43 @@ MIWIN_LAYOUT_ALT = {
 class DiceSet:
     """A set of dice as data: ``faces`` by die name (the values each die
     carries) and ``pips`` by die name (the pips' colour name), ``layout`` the
-    pip places of each value. Standard d6 and Miwin's dice are two of these.
+    pip places of each value (what the mock camera draws). ``known``: the
+    values whose layout is documented, which the face reader may fit; the
+    others it reads by counting alone (None: every value in ``layout``).
+    Standard d6 and Miwin's dice are two of these, read by one pipeline
+    (:mod:`vision.face` takes the set: the counts it accepts, the layouts it
+    fits, whether it tells dice apart by their pips' colour).
 
-    >>> MIWIN.die_of("blue"), MIWIN.carries("blue", 8)
-    ('blue', False)
+    >>> MIWIN.die_of("blue"), MIWIN.carries("blue", 8), MIWIN.most, MIWIN.by_colour
+    ('blue', False, 9, True)
+    >>> D6.most, D6.by_colour, D6.known_layout(6), MIWIN.known_layout(8)
+    (6, False, True, False)
     """
 
     name: str
     faces: dict
     pips: dict
     layout: dict
+    known: tuple | None = None
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        """Every value some die of the set carries, ascending."""
+        return tuple(sorted({v for vs in self.faces.values() for v in vs}))
+
+    @property
+    def most(self) -> int:
+        """The largest value of the set (the most pips a face shows)."""
+        return max(self.values)
+
+    @property
+    def by_colour(self) -> bool:
+        """True when the set's dice differ by their pips' colour (the reader then names each die)."""
+        return len(set(self.pips.values())) > 1
+
+    def known_layout(self, value: int) -> bool:
+        """True when the layout of ``value`` pips is documented (the reader may fit it)."""
+        return value in (self.layout if self.known is None else self.known)
 
     def carries(self, die: str, value: int) -> bool:
         """True when die ``die`` has a face of ``value`` pips."""
@@ -72,8 +99,12 @@ class DiceSet:
 D6 = DiceSet("d6", {"d6": (1, 2, 3, 4, 5, 6)}, {"d6": "black"}, PIP_LAYOUT)
 #: Miwin's dice III (blue), IV (red), V (black), as on the author's site (fenn.md, F1).
 MIWIN = DiceSet("miwin", {"blue": (1, 2, 5, 6, 7, 9), "red": (1, 3, 4, 5, 8, 9), "black": (2, 3, 4, 6, 7, 8)},
-                {"blue": "blue", "red": "red", "black": "black"}, MIWIN_LAYOUT)
+                {"blue": "blue", "red": "red", "black": "black"}, MIWIN_LAYOUT, known=tuple(PIP_LAYOUT))
 #: The same dice with blue and red swapped (``dice = "wikipedia"``, F1).
 MIWIN_SWAPPED = DiceSet("wikipedia", {"blue": (1, 3, 4, 5, 8, 9), "red": (1, 2, 5, 6, 7, 9),
                                       "black": (2, 3, 4, 6, 7, 8)},
-                        {"blue": "blue", "red": "red", "black": "black"}, MIWIN_LAYOUT)
+                        {"blue": "blue", "red": "red", "black": "black"}, MIWIN_LAYOUT, known=tuple(PIP_LAYOUT))
+
+
+#: The dice sets by name (the ``[fenn] dice`` setting names Miwin's two).
+DICE_SETS = {d.name: d for d in (D6, MIWIN, MIWIN_SWAPPED)}

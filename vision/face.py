@@ -1,6 +1,13 @@
 """Stage 2, read a face: the pips in a face's outline, checked against the
-layouts of :mod:`vision.diceset` (pattern, spread, size of the pips), give a
-die and its confidence.
+dice set's layouts (:mod:`vision.diceset`: pattern, spread, size of the
+pips), give a die and its confidence.
+
+The dice set is data: it says how many pips a face may show, which values
+have a documented layout to fit (the others are read by counting alone:
+pips of one size whose middle is the face's middle, as on Miwin's 7-9), and
+whether the dice differ by their pips' colour (then :func:`pip_colour` names
+the die). Standard d6 (the tray) and Miwin's dice (the Fenn board) are two
+sets read by this one stage.
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ import numpy as np
 from .candidates import _ELLIPSE3, _blob_shape, _deepest, _fill_holes, _slant
 from .config import ReaderConfig
 from .dice import Die
-from .diceset import PIP_LAYOUT
+from .diceset import D6, PIP_LAYOUT, DiceSet
 from .reasons import Doubt
 
 
@@ -52,19 +59,27 @@ def _top_face_pips(pips, deepest: tuple[float, tuple[int, int]]):
 
 
 
-def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderConfig, long_side: int,
-               known_side: float | None = None) -> Die | None:
+def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderConfig, long_side: int | None,
+               known_side: float | None = None, *, dice: DiceSet = D6, lab: np.ndarray | None = None) -> Die | None:
     """Read one face mask (uint8 0/255) with the pips in ``pip_mask``: a
     :class:`Die` in the mask's pixels plus ``offset``, or None. With
     ``known_side`` (the calibrated die side, px), faces far from that size are
-    refused before their pips are looked at."""
+    refused before their pips are looked at. ``long_side``: the picture's
+    longer side, px, against which ``config.min_die``/``max_die`` bound a
+    face (None: a straightened patch of one die, not bounded so).
+    ``dice``: the dice set (:class:`vision.diceset.DiceSet`): faces of 1 to
+    ``dice.most`` pips are read, a documented layout is fitted, any other
+    value is counted (:func:`_counted_fit`). ``lab``: the picture in Lab
+    (``H×W×3 uint8``, the masks' pixels), needed to name the die by its pips'
+    colour (``Die.die``) when the set's dice differ by it; a pip colour no die
+    of the set has costs confidence."""
     cnts, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not cnts:
         return None
     cnt = max(cnts, key=cv2.contourArea)
     rect = cv2.minAreaRect(cnt)
     (cx, cy), (rw, rh), ang = rect
-    if min(rw, rh) < config.min_die * long_side or max(rw, rh) > config.max_die * long_side:
+    if long_side and (min(rw, rh) < config.min_die * long_side or max(rw, rh) > config.max_die * long_side):
         return None
     side = math.sqrt(max(1.0, rw * rh))
     if known_side and not 0.6 * known_side <= side <= 1.5 * known_side:
@@ -76,6 +91,8 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
     x0, y0 = max(0, bx - pad), max(0, by - pad)
     x1, y1 = min(face.shape[1], bx + bw + pad), min(face.shape[0], by + bh + pad)
     face, pip_mask = face[y0:y1, x0:x1], pip_mask[y0:y1, x0:x1]
+    if lab is not None:
+        lab = lab[y0:y1, x0:x1]
     cnt = cnt - np.array([[[x0, y0]]], cnt.dtype)
     rect = ((cx - x0, cy - y0), (rw, rh), ang)
     cx, cy = cx - x0, cy - y0
@@ -86,8 +103,12 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
     # Pips: holes of the pip class inside this face.
     inner = cv2.erode(face, _ELLIPSE3)
     holes = cv2.bitwise_and(pip_mask, inner)
-    # Glints on glossy pips leave bright specks inside them: close and fill.
-    holes = _fill_holes(cv2.morphologyEx(holes, cv2.MORPH_CLOSE, _ELLIPSE3))
+    # Glints on glossy pips leave bright specks inside them: close and fill. A set with faces of
+    # more pips than a d6's packs them closer (Miwin's 8 in two columns of four: gaps of a few
+    # pixels, which a close would bridge); its pips' specks are only filled.
+    if dice.most <= 6:
+        holes = cv2.morphologyEx(holes, cv2.MORPH_CLOSE, _ELLIPSE3)
+    holes = _fill_holes(holes)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(holes, connectivity=8)
     pips = []
     for i in range(1, n):
@@ -105,8 +126,10 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
         return None
     deepest = _deepest(face)
     pips = _top_face_pips(pips, deepest)
-    if not 1 <= len(pips) <= 6:
+    if not 1 <= len(pips) <= dice.most:
         return None
+    if not dice.known_layout(len(pips)):
+        return _counted_die(face, pips, cnt, rect, offset, config, dice, lab, labels, deepest)
     areas = [p[2] for p in pips]
     mean_area = sum(areas) / len(areas)
     size_spread = math.sqrt(sum((a - mean_area) ** 2 for a in areas) / len(areas)) / max(1.0, mean_area)
@@ -172,7 +195,101 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
         doubts=tuple(doubts),
         free_mark=bool(marked),
         inner=round(min(inner, side), 1),
+        die=_die_of(lab, labels, pips, face, dice, config) if dice.by_colour and lab is not None else None,
     )
+
+
+def _die_of(lab, labels, pips, face, dice: DiceSet, config: ReaderConfig) -> str | None:
+    """The set's die whose pips have the colour of ``pips`` (None: unclear)."""
+    colour = pip_colour(lab, _pip_pixels(labels, pips), face, config)
+    return dice.die_of(colour) if colour else None
+
+
+def _pip_pixels(labels: np.ndarray, pips) -> np.ndarray:
+    """A bool mask of the pixels of ``pips`` (their components in ``labels``)."""
+    ids = [labels[min(labels.shape[0] - 1, round(p[1])), min(labels.shape[1] - 1, round(p[0]))] for p in pips]
+    return np.isin(labels, [k for k in ids if k])
+
+
+def pip_colour(lab: np.ndarray, pip_pixels: np.ndarray, face: np.ndarray, config: ReaderConfig) -> str | None:
+    """The colour name of a face's pips: ``"black"``, ``"blue"``, ``"red"`` or None (unclear).
+
+    ``lab``: the face's picture in Lab (``H×W×3 uint8``); ``pip_pixels``: a
+    bool mask of its pips' pixels; ``face``: the face mask (uint8, 0/255). The
+    pips' cores (the 40% of their pixels farthest in colour from the face's
+    body, not their blurred rims) are named by ``config.colours``
+    (:class:`vision.config.ColourConfig`): dark and grey is black, a strong
+    -b* blue, a strong +a* red.
+    """
+    if not pip_pixels.any():
+        return None
+    lab = lab.astype(np.float32)
+    body_pixels = (face > 0) & ~pip_pixels
+    body = np.median(lab[body_pixels], axis=0) if body_pixels.any() else np.array([255.0, 128.0, 128.0])
+    pix = lab[pip_pixels]
+    far = np.linalg.norm(pix - body, axis=1)
+    core = pix[far >= np.percentile(far, 60)]
+    L, a, b = core.mean(axis=0) - np.array([0.0, 128.0, 128.0])
+    c = config.colours
+    if L < c.black_lightness and math.hypot(a, b) < c.black_chroma:
+        return "black"
+    if b < -c.pip_chroma and b < -abs(a):
+        return "blue"
+    if a > c.pip_chroma and a > abs(b):
+        return "red"
+    return None
+
+
+def _counted_die(face, pips, cnt, rect, offset, config: ReaderConfig, dice: DiceSet, lab, labels, deepest) -> Die:
+    """A face whose value has no documented layout, read by counting its pips (see :func:`_counted_fit`)."""
+    (cx, cy), (rw, rh), _ang = rect
+    side = math.sqrt(max(1.0, rw * rh))
+    aspect = min(rw, rh) / max(rw, rh)
+    fill = cv2.contourArea(cnt) / max(1.0, rw * rh)
+    outline = max(0.0, min(1.0, (aspect - 0.5) / 0.35)) * max(0.0, min(1.0, (fill - 0.5) / 0.3))
+    conf = _counted_fit(pips, face, side, config) * outline * _spread_fit(pips, (cx, cy), side)
+    die = None
+    if dice.by_colour and lab is not None:
+        die = _die_of(lab, labels, pips, face, dice, config)
+        if die is None:
+            conf -= 0.4
+    ox, oy = offset
+    slant = _slant([statistics.fmean(float(p[3][k]) for p in pips) for k in range(3)])
+    return Die(value=len(pips), center=(cx + ox, cy + oy), size=side,
+               corners=tuple((float(x + ox), float(y + oy)) for x, y in cv2.boxPoints(rect)),
+               confidence=round(float(max(0.0, min(1.0, conf))), 3), pips=tuple((p[0] + ox, p[1] + oy) for p in pips),
+               slant=round(slant, 3), inner=round(min(2.0 * deepest[0] / config.faces.inscribed, side), 1), die=die)
+
+
+def _counted_fit(pips, face: np.ndarray, side: float, config: ReaderConfig) -> float:
+    """How well pips counted on a face of no documented layout make a face (0-1).
+
+    ``pips``: ``(x, y, area, shape)`` in the pixels of ``face`` (uint8 mask);
+    ``side``: the face's side, px. Nothing is matched to one layout (fenn.md:
+    the layouts of Miwin's 7, 8 and 9 are not documented); what every face
+    of a die shares is checked instead: pips of one size (within
+    ``config.faces.counted_spread`` of the middle one: a merged or broken pip
+    costs 0.35), of a pip's size for the face (about 0.08 of its side across:
+    else 0.3), and point symmetry (their middle within
+    ``config.faces.counted_off_centre`` of a side from the face's middle:
+    else 0.5). Measured on mock Fenn scenes (benchmarks/fenn_camera.py).
+    """
+    fit = 1.0
+    areas = [p[2] for p in pips]
+    med = float(np.median(areas))
+    spread = config.faces.counted_spread
+    if any(a > spread * med or a < 0.85 * med / spread for a in areas):
+        fit -= 0.35
+    expected = (0.08 * side) ** 2 * math.pi
+    if not 0.35 * expected <= med <= 2.2 * expected:
+        fit -= 0.3
+    m = cv2.moments(face, binaryImage=True)
+    if m["m00"]:
+        mid = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+        off = float(np.hypot(*(np.mean([[p[0], p[1]] for p in pips], axis=0) - mid))) / side
+        if off > config.faces.counted_off_centre:
+            fit -= 0.5
+    return max(0.0, fit)
 
 
 def _lone_pip_fit(pip, face: np.ndarray, pip_mask: np.ndarray) -> float:

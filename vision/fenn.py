@@ -3,12 +3,14 @@
 Two steps. Calibration finds the board (:func:`find_board`, or
 :meth:`BoardArea.from_ends` from its two ends touched on the screen) and
 keeps it as a :class:`BoardArea`. Then :func:`read_fenn` looks at the board's
-own plane (a perspective warp, one field = ``FennConfig.res`` px), finds the
-dice as light squares of the die's size there, reads each face by counting its
-pips (never by matching one layout: fenn.md documents no layout of 7, 8, 9)
-and tells the dice apart by the colour of their pips (a
-:class:`vision.diceset.DiceSet`, data). A die stands on the field under its
-centre; the black die lies beside the board (F14).
+own plane (a perspective warp, one field = ``config.board.res`` px) and finds
+the dice there as light squares of the die's size: the die finder for a
+board. Each face is read by the reader's one face stage
+(:func:`vision.face._read_face`, the same that reads the tray's d6) with the
+dice set as data (:data:`vision.diceset.MIWIN`): 1-6 fitted to their
+layouts, 7-9 counted (fenn.md documents no layout of them), the die named by
+its pips' colour. A die stands on the field under its centre; the black die
+lies beside the board (F14).
 
 A read is sure only when all three dice are found, once each, every face
 read with confidence at least ``sure`` and nothing else is seen: never with a
@@ -36,9 +38,11 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from .config import DEFAULT, BoardConfig, ReaderConfig
 from .diceset import MIWIN, MIWIN_SWAPPED, DiceSet
+from .face import _read_face as read_face
 
-__all__ = ["BoardArea", "FennDie", "FennRead", "FennReason", "FennConfig", "BoardError", "find_board", "read_fenn",
+__all__ = ["BoardArea", "FennDie", "FennRead", "FennReason", "BoardError", "find_board", "read_fenn",
            "BOARD_FILE"]
 
 #: The stored board's file name in the data folder.
@@ -71,59 +75,6 @@ class FennReason(str, enum.Enum):
 
     def __str__(self) -> str:
         return self.value
-
-
-@dataclass(frozen=True)
-class FennConfig:
-    """The Fenn reader's tuned numbers (each: what raising it does).
-
-    - ``res``: plane pixels per field. Raising it reads smaller pips (more
-      detail) but costs time roughly with its square.
-    - ``die``: the die's side as a share of a field. Raising it expects larger
-      dice (the set's dice against the board's fields: 2.5 cm on 2.5 cm).
-    - ``pip_contrast``: how far (Lab units) a pip's colour lies from the face's.
-      Raising it ignores faint marks but may lose pips in dim light.
-    - ``sure``: the confidence a die needs to be sure. Raising it asks more often.
-    - ``line_margin``: how close (share of a field) to a field's line a die's
-      centre may come and still be on its field. Raising it asks more often.
-    - ``square_area``: the area a light region may have, as shares of the
-      die's expected area, to be one die. Widening it takes odder shapes for
-      dice (fewer "something over the board", more risk of a hand read as a die).
-    - ``square_aspect``: the longest a die's outline may be against its width.
-      Raising it accepts slanted or clipped dice, and more things that are none.
-    - ``pip_spread``: how much larger than the middle pip a pip may be (and
-      smaller than 0.85 of its inverse) before the face is doubted. Raising it
-      trusts faces with merged or broken pips.
-    - ``off_centre``: how far (share of the face) the pips' middle may lie from
-      the face's middle (every face is point-symmetric). Raising it trusts
-      faces with a stray blot.
-    - ``black_lightness``, ``black_chroma``: pips darker and greyer than these
-      (Lab, 0-255 and a*b* distance) are black. Raising them takes dim blue or
-      red pips for black.
-    - ``pip_chroma``: how strongly (Lab a* or b*) a pip must be red or blue.
-      Raising it asks more often in warm or cold light.
-    """
-
-    res: int = 80
-    die: float = 0.78
-    pip_contrast: float = 42.0
-    sure: float = 0.8
-    line_margin: float = 0.16
-    square_area: tuple[float, float] = (0.55, 1.6)
-    square_aspect: float = 1.3
-    pip_spread: float = 1.7
-    off_centre: float = 0.1
-    black_lightness: float = 95.0
-    black_chroma: float = 28.0
-    pip_chroma: float = 22.0
-
-    def __post_init__(self):
-        lo, hi = self.square_area
-        if not (32 <= self.res <= 200 and 0.4 <= self.die <= 1.0 and 10 <= self.pip_contrast <= 120
-                and 0 < self.sure <= 1 and 0 <= self.line_margin < 0.5 and 0 < lo < 1 < hi < 4
-                and 1 <= self.square_aspect < 3 and 1 < self.pip_spread < 4 and 0 < self.off_centre < 0.5
-                and 0 < self.black_lightness < 255 and 0 < self.black_chroma < 100 and 0 < self.pip_chroma < 100):
-            raise ValueError(f"bad Fenn reader config: {self}")
 
 
 @dataclass(frozen=True)
@@ -324,12 +275,14 @@ _X0, _X1, _Y0, _Y1 = -0.7, 9.7, -2.4, 3.4  # the plane read: the board and both 
 
 
 def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
-              config: FennConfig = FennConfig()) -> FennRead:
+              config: ReaderConfig = DEFAULT) -> FennRead:
     """Read Miwin's dice in ``frame`` (``H×W×3 uint8 BGR``) on ``board``.
 
     ``dice``: the dice set (faces and pip colours by die, :data:`vision.diceset.MIWIN`).
-    Returns a :class:`FennRead`. Raises ``ValueError`` for an image that is not
-    a colour image.
+    ``config``: the reader's one config (:class:`vision.config.ReaderConfig`:
+    ``board`` for finding the dice, ``faces`` and ``colours`` for reading
+    them, ``sure``). Returns a :class:`FennRead`. Raises ``ValueError`` for an
+    image that is not a colour image.
     """
     if frame is None or getattr(frame, "ndim", 0) != 3 or frame.shape[2] != 3:
         raise ValueError("not a colour image (H×W×3 uint8 BGR)")
@@ -337,7 +290,7 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
     h, w = frame.shape[:2]
     if tuple(board.frame_size) != (w, h):
         board = board.scaled((w, h))
-    R = config.res
+    R = config.board.res
     to_plane = board.to_plane()
     shift = np.array([[R, 0, -_X0 * R], [0, R, -_Y0 * R], [0, 0, 1]], np.float64)
     Hp = shift @ to_plane
@@ -360,7 +313,7 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
         xl = int((f - _X0) * R)
         light[rows, xl - 1:xl + 2] = 0
     n, labels, stats, cents = cv2.connectedComponentsWithStats(light)
-    side = config.die * R
+    side = config.board.die * R
     want = side * side
     reasons: set[FennReason] = set()
     found: list[FennDie] = []
@@ -371,7 +324,7 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
             continue
         x, y, bw, bh = stats[k, 0], stats[k, 1], stats[k, 2], stats[k, 3]
         mask = (labels[y:y + bh, x:x + bw] == k).astype(np.uint8)
-        for rect in _squares(mask, want, config):
+        for rect in _squares(mask, want, config.board):
             if rect is None:
                 reasons.add(FennReason.FOREIGN)  # die-sized or larger but not a die: a hand, a die being moved
                 continue
@@ -396,7 +349,7 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
         placed.append(d)
         if d.colour == "black" and on or d.colour in ("blue", "red") and not on:
             reasons.add(FennReason.OFF_BOARD)
-        if d.colour in ("blue", "red") and on and min(x % 1, 1 - x % 1) < config.line_margin:
+        if d.colour in ("blue", "red") and on and min(x % 1, 1 - x % 1) < config.board.line_margin:
             reasons.add(FennReason.BETWEEN_FIELDS)
         if d.confidence < config.sure:
             reasons.add(FennReason.HARD_TO_READ)
@@ -416,14 +369,14 @@ _PATCH = 72
 _GROW = 1.25
 
 
-def _is_square(area: float, rect, want: float, config: FennConfig) -> bool:
+def _is_square(area: float, rect, want: float, config: BoardConfig) -> bool:
     rw, rh = rect[1]
     lo, hi = config.square_area
     return (lo * want <= area <= hi * want and max(rw, rh) <= config.square_aspect * min(rw, rh)
             and area >= 0.8 * rw * rh)
 
 
-def _squares(mask: np.ndarray, want: float, config: FennConfig) -> list:
+def _squares(mask: np.ndarray, want: float, config: BoardConfig) -> list:
     """The dice in one light region (``mask``, uint8 0/1) as rotated rects: the
     region itself when it is one die's square; else dice touching each other,
     parted by eroding until each part is a die's core; None for a part that is
@@ -451,83 +404,36 @@ def _squares(mask: np.ndarray, want: float, config: FennConfig) -> list:
     return [None]
 
 
-def _read_face(frame, box, back, R, dice: DiceSet, config: FennConfig) -> FennDie:
-    """One die's face: its pips counted in a straightened patch of the frame, their colour, a confidence."""
+def _read_face(frame, box, back, R, dice: DiceSet, config: ReaderConfig) -> FennDie:
+    """One die's face, straightened: the finder's part is its face and pips
+    (the face's own colour from its middle, pips the marks unlike it inside
+    its outline); the reader's one face stage reads them with the dice set."""
     mid = box.mean(axis=0)
     box = mid + (box - mid) * _GROW  # the whole face and some of the board around it
     corners = cv2.perspectiveTransform(np.float32([box]), back)[0]  # frame px
     P = _PATCH
     M = cv2.getPerspectiveTransform(np.float32(corners), np.float32([[0, P], [0, 0], [P, 0], [P, P]]))
     patch = cv2.warpPerspective(frame, M, (P, P), flags=cv2.INTER_LINEAR)
-    inner = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB)
+    inner = lab.astype(np.float32)
     q = P // 4
     body = np.median(inner[q:-q, q:-q].reshape(-1, 3), axis=0)  # the face's own colour, from its middle
     dist = np.linalg.norm(inner - body, axis=2)
     # The face: the body-coloured region around the middle, its pips' holes filled.
-    near = (dist <= config.pip_contrast).astype(np.uint8)
+    near = (dist <= config.board.pip_contrast).astype(np.uint8)
     nb, blabels, bstats, _bc = cv2.connectedComponentsWithStats(near)
     main = int(np.argmax(bstats[1:, cv2.CC_STAT_AREA])) + 1 if nb > 1 else 0
     face = np.zeros_like(near)
     outline, _ = cv2.findContours((blabels == main).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    cv2.drawContours(face, outline, -1, 1, thickness=cv2.FILLED)
-    face = cv2.erode(face, np.ones((3, 3), np.uint8))
-    pipmask = ((dist > config.pip_contrast) & (face > 0)).astype(np.uint8)
-    pipmask = cv2.morphologyEx(pipmask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    n, labels, stats, _c = cv2.connectedComponentsWithStats(pipmask)
-    comps = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= 10]
-    # A blot on the face's rim is the die's edge or a shadow, not a pip (pips lie inside the face).
-    rim = cv2.dilate(1 - face, np.ones((3, 3), np.uint8))
-    edge = [k for k in comps if (rim[labels == k] > 0).any()]
-    keep = [k for k in comps if k not in edge]
-    side_px = float(np.sqrt(face.sum())) if face.sum() else P / _GROW
-    areas = [stats[k, cv2.CC_STAT_AREA] for k in keep]
-    confidence = 1.0
-    count = len(keep)
-    if keep:
-        med = float(np.median(areas))
-        big = [a for a in areas if a > config.pip_spread * med]
-        small = [a for a in areas if a < 0.85 * med / config.pip_spread]
-        if big or small:
-            confidence -= 0.35
-        expected = (0.08 * side_px) ** 2 * np.pi
-        if not 0.35 * expected <= med <= 2.2 * expected:
-            confidence -= 0.3
-        # Every face of these dice is point-symmetric: the pips' middle is the face's middle.
-        cs = np.array([_c[k] for k in keep])
-        fm = cv2.moments(face, binaryImage=True)
-        middle = np.array([fm["m10"] / fm["m00"], fm["m01"] / fm["m00"]]) if fm["m00"] else np.array([P / 2, P / 2])
-        off = np.hypot(*(cs.mean(axis=0) - middle)) / side_px
-        if off > config.off_centre:
-            confidence -= 0.5
-        for k in edge:  # a pip-like blot at the edge: a pip cut off, perhaps
-            w_, h_ = stats[k, 2], stats[k, 3]
-            if 0.85 * med / config.pip_spread <= stats[k, cv2.CC_STAT_AREA] <= config.pip_spread * med \
-                    and max(w_, h_) <= 1.6 * min(w_, h_):
-                confidence -= 0.3
-                break
-    else:
-        confidence = 0.2
-    colour = None
-    if keep:
-        sel = np.isin(labels, keep)
-        far = dist[sel]
-        core = inner[sel][far >= np.percentile(far, 60)]  # the pips' cores, not their blurred rims
-        L, a, b = core.mean(axis=0) - np.array([0.0, 128.0, 128.0])
-        chroma = float(np.hypot(a, b))
-        if L < config.black_lightness and chroma < config.black_chroma:
-            colour = "black"
-        elif b < -config.pip_chroma and b < -abs(a):
-            colour = "blue"
-        elif a > config.pip_chroma and a > abs(b):
-            colour = "red"
-        else:
-            confidence -= 0.4
-    if not 1 <= count <= 9:
-        confidence = min(confidence, 0.2)
+    cv2.drawContours(face, outline, -1, 255, thickness=cv2.FILLED)
+    pipmask = ((dist > config.board.pip_contrast) & (face > 0)).astype(np.uint8) * 255
+    die = read_face(face, pipmask, (0, 0), config, None, P / _GROW, dice=dice, lab=lab)
     cx, cy = corners.mean(axis=0)
     size = float(np.mean([np.hypot(*(corners[i] - corners[(i + 1) % 4])) for i in range(4)])) / _GROW
-    dieset_colour = dice.die_of(colour) if colour else None
-    return FennDie(dieset_colour, count, (float(cx), float(cy)), size, None, max(0.0, confidence))
+    if die is None:
+        return FennDie(None, 0, (float(cx), float(cy)), size, None, 0.0)
+    confidence = die.confidence if not die.doubts else min(die.confidence, config.faces.not_sure_most)
+    return FennDie(die.die, die.value, (float(cx), float(cy)), size, None, confidence)
 
 
 def load_board(path: str) -> BoardArea:

@@ -46,7 +46,7 @@ from .dice import (  # noqa: F401
     is_sure,
     load_image,
 )
-from .diceset import PIP_LAYOUT  # noqa: F401
+from .diceset import D6, PIP_LAYOUT, DiceSet  # noqa: F401
 from .facenet import NO_NET, NullNet
 from .learned import (
     _learned_dice,
@@ -74,12 +74,18 @@ __all__ = [
 
 
 class Reader:
-    """A dice reader: the tuned numbers and the face classifier, chosen once.
+    """A dice reader: the tuned numbers, the dice set and the face classifier, chosen once.
 
     ``config``: a :class:`vision.config.ReaderConfig` (the defaults when
     omitted). ``net``: the learned face classifier, a
     :class:`vision.facenet.FaceNet`; None loads the shipped one on first use,
     :data:`vision.facenet.NO_NET` reads with the classical passes only.
+    ``dice``: the dice set (:class:`vision.diceset.DiceSet`, data: the values
+    each die carries, their layouts, their pips' colours); standard d6 for
+    Durchmarsch, :data:`vision.diceset.MIWIN` for Fenn. One pipeline reads
+    both: a die finder for the scene (loose dice in a tray: :meth:`read`; dice
+    on a board of fields: :meth:`read_board`) hands faces to the one face
+    stage (:mod:`vision.face`), which reads them as the set says.
 
     Example::
 
@@ -90,11 +96,14 @@ class Reader:
         ((), False, ['wrong_count'])
     """
 
-    def __init__(self, config: ReaderConfig = DEFAULT, net=None):
+    def __init__(self, config: ReaderConfig = DEFAULT, net=None, *, dice: DiceSet = D6):
         if not isinstance(config, ReaderConfig):
             raise TypeError(f"config must be a ReaderConfig, not {type(config).__name__}")
+        if not isinstance(dice, DiceSet):
+            raise TypeError(f"dice must be a DiceSet, not {type(dice).__name__}")
         self.config = config
         self.net = net
+        self.dice = dice
 
     def read(self, image: np.ndarray, *, expect: int | None = None, area=None,
              die_size: float | None = None) -> "Read":
@@ -103,13 +112,34 @@ class Reader:
         ``image``: ``H×W×3 uint8 BGR``; ``expect``, ``area``, ``die_size`` as
         for :func:`read_throw`. Raises :class:`UnreadableImage`.
         """
-        return read_throw(image, expect=expect, area=area, die_size=die_size, config=self.config, net=self.net)
+        return read_throw(image, expect=expect, area=area, die_size=die_size, config=self.config, net=self.net,
+                          dice=self.dice)
 
     __call__ = read
 
+    def read_board(self, image: np.ndarray, board):
+        """Read the dice on a board of fields (Fenn): :func:`vision.fenn.read_fenn`
+        with this reader's dice set and config.
+
+        ``image``: ``H×W×3 uint8 BGR``; ``board``: a
+        :class:`vision.fenn.BoardArea`. Returns a :class:`vision.fenn.FennRead`.
+        Raises ``ValueError`` for an image that is not a colour image.
+
+        >>> from hardware.fenn_scene import FennScene
+        >>> from vision.diceset import MIWIN
+        >>> from vision.fenn import find_board
+        >>> frame, _ = FennScene(seed=4).frame(blue=(2, 9), red=(6, 8), black=3)
+        >>> r = Reader(dice=MIWIN).read_board(frame, find_board(frame))
+        >>> [(d.colour, d.value, d.field) for d in r.dice], r.sure
+        ([('blue', 9, 2), ('red', 8, 6), ('black', 3, None)], True)
+        """
+        from .fenn import read_fenn
+
+        return read_fenn(image, board, dice=self.dice, config=self.config)
+
     def __repr__(self) -> str:
         net = "classical" if isinstance(self.net, NullNet) else ("shipped net" if self.net is None else "given net")
-        return f"<Reader {net}>"
+        return f"<Reader {self.dice.name} {net}>"
 
 
 def read_dice(image: np.ndarray, config: ReaderConfig = DEFAULT) -> list[Die]:
@@ -133,6 +163,7 @@ def read_throw(
     config: ReaderConfig = DEFAULT,
     learned: bool = True,
     net=None,
+    dice: DiceSet = D6,
 ) -> Read:
     """Read a throw and say whether the reader is sure of it.
 
@@ -158,11 +189,14 @@ def read_throw(
     (a :class:`vision.facenet.FaceNet`; None: the shipped one, loaded on first
     use; :data:`vision.facenet.NO_NET`: none, the classical passes only).
     ``config``: the tuned numbers (:class:`vision.config.ReaderConfig`).
+    ``dice``: the dice set the face stage reads (:mod:`vision.diceset`;
+    standard d6). The learned classifier knows d6 faces only, so it looks
+    only at a set of standard dice.
 
     Raises :class:`UnreadableImage` for anything that is not an image.
     """
     image = _check_image(image)
-    if isinstance(net, NullNet):
+    if isinstance(net, NullNet) or dice.most > 6:
         learned, net = False, None
     h, w = image.shape[:2]
     ox = oy = 0
@@ -191,8 +225,9 @@ def read_throw(
     # Without an area the picture's edge cuts dice, and a die not wholly in
     # the picture is not part of the throw read; a tray's area keeps them in.
     edge = poly is None
+    dice_set = dice
     dice, unexplained, foreign, side, lab = _read_work(work, config, die_size * scale if die_size else None, edge,
-                                                       calibrated=bool(die_size), expect=expect)
+                                                       calibrated=bool(die_size), expect=expect, dice_set=dice_set)
     small = _read_size(dice, inner=False)
     if not die_size and small and small < 0.7 * config.work_die and scale >= 0.999:
         # Small dice (a wide view): their pips are a few pixels, so read again
@@ -201,7 +236,8 @@ def read_throw(
         up = min(2.0, config.work_die / side)
         work = cv2.resize(image, (round(w * up), round(h * up)), interpolation=cv2.INTER_CUBIC)
         scale = work.shape[1] / w
-        dice, unexplained, foreign, side, lab = _read_work(work, config, side * up, edge, calibrated=False)
+        dice, unexplained, foreign, side, lab = _read_work(work, config, side * up, edge, calibrated=False,
+                                                           dice_set=dice_set)
     if poly is not None and side:
         inside = np.zeros(work.shape[:2], np.uint8)
         cv2.fillPoly(inside, [np.round((poly - (ox, oy)) * scale).astype(np.int32)], 255)
