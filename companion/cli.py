@@ -254,20 +254,39 @@ def _open_store(config_path: str | None):
         return None
 
 
+def _how_ended(store, g) -> str | None:
+    """How a stored game ended: its ``Termination`` value (``"row"``, ``"goal"``,
+    ``"repetition"``, ...), ``"abandoned"`` when the players ended it unplayed to
+    its end, None while unfinished (or when its events cannot be replayed)."""
+    if g.finished is None:
+        return None
+    from .storage import StorageError
+
+    try:
+        outcome = store.load(g.id).game.outcome()
+    except StorageError:
+        return None
+    return outcome.termination.value if outcome is not None else "abandoned"
+
+
 def _games(args) -> int:
     store = _open_store(args.config)
     if store is None:
         return 2
     try:
         for g in store.games():
+            ended = _how_ended(store, g)
             if g.finished is None:
                 result = "unfinished"
             else:
-                result = f"won by {g.winner}" if g.winner else "ended without a winner"
+                result = (f"won by {g.winner}" if g.winner else
+                          "drawn by a third repetition" if ended == "repetition" else
+                          "ended by the players" if ended == "abandoned" else "ended without a winner")
             if args.json:
                 print(json.dumps({"id": g.id, "game": g.game, "players": list(g.players),
                                   "started": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(g.started)),
-                                  "finished": g.finished is not None, "winner": g.winner, "events": g.events}),
+                                  "finished": g.finished is not None, "winner": g.winner, "events": g.events,
+                                  "ended": ended}),
                       flush=True)
             else:
                 date = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started))

@@ -172,3 +172,29 @@ def test_stats_per_player_across_games_and_the_rematch_tally(tmp_path, capsys):
     assert set(lines[0]) == {"name", "games", "wins", "rows_completed", "misthrows", "longest_march"}
     code, out, _ = run(capsys, "stats", "--config", str(cfg))
     assert code == 0 and "longest march" in out and "Sarah | 3 | 2" in out
+
+
+def test_games_tells_a_fenn_draw_from_a_game_the_players_ended(tmp_path, capsys):
+    from companion.fenn import BlackThrow, Step
+
+    store = Store(str(tmp_path / "data"))
+    s = GameSession(store)
+    s.start(["Anna", "Ben"], first=0, game="fenn")
+    s.apply(BlackThrow(6))
+    for _ in range(2):
+        for step in (Step(2, 7), Step(8, 3), Step(1, 5), Step(9, 5)):  # both there and back: F13's third time
+            s.apply(step)
+    drawn = s.game_id
+    s.start(["Sarah", "Tim"], first=0)
+    s.throw([6, 4, 1, 1, 1, 1, 1, 1])
+    ended = s.game_id
+    store.abandon(ended)
+    store.close()
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'[app]\ndata_dir = "{tmp_path / "data"}"\n')
+    code, out, _ = run(capsys, "games", "--json", "--config", str(cfg))
+    by_id = {g["id"]: g for g in map(json.loads, out.splitlines())}
+    assert code == 0 and by_id[drawn]["ended"] == "repetition" and by_id[drawn]["winner"] is None
+    assert by_id[ended]["ended"] == "abandoned" and by_id[ended]["finished"] is True
+    code, out, _ = run(capsys, "games", "--config", str(cfg))
+    assert "drawn by a third repetition" in out and "ended by the players" in out
