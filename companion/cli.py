@@ -8,7 +8,7 @@
     companion replay [--json] SCRIPT.jsonl...
     companion games [--json] [--config F]
     companion export [--config F] ID > game.jsonl
-    companion stats [--json] [--config F]
+    companion stats [--game fenn] [--json] [--config F]
     companion fenn solve [--json] [--config F]
     companion read --game fenn [--board BOARD.json | --find-board] [--dice miwin|wikipedia] [--json] IMAGE...
     companion calibrate --game fenn [--config F] [--image IMAGE] [--ends "X,Y;X,Y"]
@@ -71,6 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--config", help="config file (TOML): data_dir")
 
     st = sub.add_parser("stats", help="each player's games, wins, rows completed, misthrows and longest march")
+    st.add_argument("--game", choices=("durchmarsch", "fenn"), default="durchmarsch",
+                    help="fenn: each player's games, wins, draws, losses and hints asked for")
     st.add_argument("--json", action="store_true", help="one JSON line per player")
     st.add_argument("--config", help="config file (TOML): data_dir")
 
@@ -328,18 +330,25 @@ def _fenn_solve(args) -> int:
 
 
 def _stats(args) -> int:
-    from .stats import totals
+    from .stats import fenn_totals, totals
 
     store = _open_store(args.config)
     if store is None:
         return 2
+    fenn = getattr(args, "game", "durchmarsch") == "fenn"
     try:
-        rows = totals(store)
+        rows = fenn_totals(store) if fenn else totals(store)
     finally:
         store.close()
     if args.json:
         for t in rows:
             print(json.dumps(t.to_dict()), flush=True)
+        return 0
+    if fenn:
+        print("player | games | wins | draws | losses | hints")
+        print("-------+-------+------+-------+--------+------")
+        for t in rows:
+            print(f"{t.name} | {t.games} | {t.wins} | {t.draws} | {t.losses} | {t.hints}")
         return 0
     print("player | games | wins | rows completed | misthrows | longest march")
     print("-------+-------+------+----------------+-----------+--------------")

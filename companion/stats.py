@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 from .durchmarsch import Durchmarsch, Throw
 
-__all__ = ["PlayerStats", "game_stats", "PlayerTotals", "totals", "rematch_tally", "throw_history"]
+__all__ = ["PlayerStats", "game_stats", "PlayerTotals", "totals", "FennTotals", "fenn_totals", "rematch_tally",
+           "throw_history"]
 
 
 @dataclass(frozen=True)
@@ -129,9 +130,63 @@ def totals(store) -> list[PlayerTotals]:
     return sorted(out, key=lambda t: (-t.wins, -t.games, t.name.casefold()))
 
 
-def rematch_tally(store, players) -> dict[str, int]:
+@dataclass(frozen=True)
+class FennTotals:
+    """One player's Fenn games across the store: ``games`` played to their end
+    (a win, a loss or a draw: ruling F13; not those the players ended),
+    ``wins``, ``draws``, ``losses``, ``hints`` asked for (Fenn's hints)."""
+
+    name: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    hints: int
+
+    def to_dict(self) -> dict:
+        """JSON-ready form (``companion stats --game fenn --json``)."""
+        return {"name": self.name, "games": self.games, "wins": self.wins, "draws": self.draws,
+                "losses": self.losses, "hints": self.hints}
+
+
+def fenn_totals(store) -> list[FennTotals]:
+    """Every player's totals over the Fenn games of ``store`` played to their
+    end, most wins first. A game that cannot be read is left out (logged)."""
+    import logging
+
+    from .fenn_hints import hints_used
+    from .game import name_key
+    from .storage import StorageError
+
+    acc: dict[str, dict] = {}
+    for g in store.games():
+        if g.game != "fenn" or g.finished is None:
+            continue
+        try:
+            game = store.load(g.id).game
+        except StorageError as e:
+            logging.getLogger(__name__).warning("stats: %s", e)
+            continue
+        if game.outcome() is None:
+            continue  # ended by the players before its end
+        used = hints_used(store, g.id, game.players)
+        for name in game.players:
+            a = acc.setdefault(name_key(name), {"name": name, "games": 0, "wins": 0, "draws": 0, "losses": 0,
+                                                "hints": 0})
+            a["games"] += 1
+            a["wins"] += name == game.winner
+            a["draws"] += game.winner is None
+            a["losses"] += game.winner is not None and name != game.winner
+            a["hints"] += used[name]
+    out = [FennTotals(**a) for a in acc.values()]
+    return sorted(out, key=lambda t: (-t.wins, -t.games, t.name.casefold()))
+
+
+def rematch_tally(store, players, *, game: str | None = None) -> dict[str, int]:
     """Wins per player over the finished games of this group (the same
-    players, in any seats): the tally a rematch plays on. ``players``: names."""
+    players, in any seats): the tally a rematch plays on. ``players``: names;
+    ``game``: only games of this game's name (``"durchmarsch"``, ``"fenn"``;
+    None: any)."""
     from .game import name_key
 
     group = sorted(name_key(p) for p in players)
@@ -139,6 +194,8 @@ def rematch_tally(store, players) -> dict[str, int]:
     by_key = {name_key(p): p for p in players}
     for g in store.games():
         if g.finished is None or g.winner is None or sorted(name_key(p) for p in g.players) != group:
+            continue
+        if game is not None and g.game != game:
             continue
         tally[by_key[name_key(g.winner)]] += 1
     return tally

@@ -198,3 +198,49 @@ def test_games_tells_a_fenn_draw_from_a_game_the_players_ended(tmp_path, capsys)
     assert by_id[ended]["ended"] == "abandoned" and by_id[ended]["finished"] is True
     code, out, _ = run(capsys, "games", "--config", str(cfg))
     assert "drawn by a third repetition" in out and "ended by the players" in out
+
+
+def test_fenn_stats_count_wins_draws_losses_and_hints_and_the_rematch_tally_keeps_to_its_game(tmp_path, capsys):
+    from companion.fenn import BlackThrow, Pass, Step, Turn
+    from companion.stats import fenn_totals, rematch_tally
+
+    store = Store(str(tmp_path / "data"))
+    s = GameSession(store)
+    s.start(["Anna", "Ben"], first=0, game="fenn")  # drawn by the third repetition (F13)
+    s.apply(BlackThrow(6))
+    for _ in range(2):
+        for step in (Step(2, 7), Step(8, 3), Step(1, 5), Step(9, 5)):
+            s.apply(step)
+    s.start(["Ben", "anna"], first=0, game="fenn")  # played to a win
+    s.apply(BlackThrow(6))
+    store.note(s.game_id, "hint", {"player": "Ben"})
+    ref = s.game
+    while not ref.is_over:
+        ends = ref.turn_ends()
+        if not ends:
+            s.apply(Pass())
+            continue
+        s.apply(Turn(*(max(ends) if ref.to_act == 0 else min(ends))))  # each die straight for its goal
+    assert ref.winner is not None
+    s.start(["Anna", "Ben"], first=0)  # a Durchmarsch game Anna wins is no Fenn game
+    for target in (10, 9, 8, 7, 6, 5, 4, 3):
+        s.throw([6, target - 6] + [1] * 6 if target > 6 else [target] + [1] * 7)
+        s.decide("stop")
+        s.throw([1] * 8)
+    by = {t.name.casefold(): t for t in fenn_totals(store)}
+    winner = ref.winner.casefold()
+    loser = ({"anna", "ben"} - {winner}).pop()
+    assert by[winner].games == 2 and by[winner].wins == 1 and by[winner].draws == 1 and by[winner].losses == 0
+    assert by[loser].games == 2 and by[loser].wins == 0 and by[loser].draws == 1 and by[loser].losses == 1
+    assert by["ben"].hints == 1 and by["anna"].hints == 0
+    fenn_tally = rematch_tally(store, ["Anna", "Ben"], game="fenn")
+    assert fenn_tally[ref.winner.capitalize()] == 1 and sum(fenn_tally.values()) == 1
+    assert rematch_tally(store, ["Anna", "Ben"], game="durchmarsch") == {"Anna": 1, "Ben": 0}
+    store.close()
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'[app]\ndata_dir = "{tmp_path / "data"}"\n')
+    code, out, _ = run(capsys, "stats", "--game", "fenn", "--json", "--config", str(cfg))
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and {x["name"].casefold() for x in lines} == {"anna", "ben"} and lines[0]["wins"] == 1
+    code, out, _ = run(capsys, "stats", "--game", "fenn", "--config", str(cfg))
+    assert code == 0 and "draws | losses | hints" in out

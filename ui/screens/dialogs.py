@@ -182,7 +182,7 @@ class HistoryDialog(ModalView):
         box.add_widget(scroll)
         mine = {n.casefold() for n in game.players}
         known = [t for t in totals(store) if t.name.casefold() in mine]
-        tally = rematch_tally(store, game.players)
+        tally = rematch_tally(store, game.players, game=game.name)
         table = GridLayout(cols=5, spacing=2, size_hint_y=None, height=dp(26) * (len(known) + 1))
         for h in (_("Player"), _("Games"), _("Wins"), _("Rows completed"), _("Longest march")):
             table.add_widget(wrapped(Label(text=h, bold=True, font_size="14sp", halign="center", valign="middle",
