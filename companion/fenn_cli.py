@@ -28,7 +28,7 @@ def read_fenn_images(args) -> int:
     from vision.fenn import BoardError, find_board, load_board
     from vision.reader import Reader, UnreadableImage, load_image
 
-    from .fenn_prompts import reason_text
+    from .prompts import reason_text
 
     stored = None
     if args.board:

@@ -25,11 +25,14 @@ Example::
 
 from __future__ import annotations
 
+from vision.reasons import FennReason
+
 from .fenn import COLOURS, BlackThrow, EndTurn, Fenn, Pass, SetBlack, Step, Turn
 from .game import Termination
 from .i18n import _
+from .prompts import reason_text
 
-__all__ = ["verdict_text", "reason_text", "hints_text",
+__all__ = ["verdict_text", "hints_text",
            "colour_name", "prompt", "blocked_text", "hint_text", "outcome_text", "undo_text", "turn_log",
            "repetition_text", "stuck"]
 
@@ -194,27 +197,12 @@ def hints_text(used: dict[str, int]) -> str:
     return _("Hints: {used}").format(used=", ".join(f"{n} {k}" for n, k in used.items()))
 
 
-def reason_text(reason) -> str:
-    """The words for a :class:`vision.fenn.FennReason` code (why a read of the board is not sure)."""
-    words = {
-        "missing_die": _("not all three dice are seen"),
-        "colours": _("the dice's colours are unclear"),
-        "not_a_face": _("a die shows a number it does not have"),
-        "other_set": _("blue and red seem the other way round: is the set the other kind? (settings)"),
-        "between_fields": _("a die stands between two fields"),
-        "off_board": _("a die lies off its place"),
-        "hard_to_read": _("a die is hard to read"),
-        "foreign": _("something is over the board"),
-    }
-    return words[str(reason)]
-
-
 def verdict_text(game: Fenn, verdict) -> str:
     """What the players are told when the camera's read of the board is not taken
     (a :class:`companion.fenn_referee.Verdict` of kind ``"ask"``)."""
     if verdict.reasons:
         return _("Could not read the board: {why}. Put the dice straight.").format(
-            why="; ".join(reason_text(r) for r in verdict.reasons))
+            why="; ".join(reason_text(FennReason(r)) for r in verdict.reasons))
     seen = verdict.seen or {}
     mover = game.position().to_move
     if verdict.rule == "start":

@@ -26,7 +26,7 @@ Example::
 
 from __future__ import annotations
 
-from vision.reasons import Doubt, Reason
+from vision.reasons import Doubt, FennReason, Reason
 
 from .durchmarsch import (
     MIN_DICE,
@@ -100,9 +100,23 @@ def result_text(result: ThrowResult, players: tuple[str, ...] | None = None) -> 
     return text
 
 
-def reason_text(reason: Reason) -> str:
-    """The words for one of the reader's :class:`vision.reasons.Reason` codes (the
-    one place they are put into words). Raises ``KeyError`` for an unknown code."""
+def reason_text(reason: Reason | FennReason) -> str:
+    """The words for one of the reader's codes: a :class:`vision.reasons.Reason`
+    (a throw in the tray) or a :class:`vision.reasons.FennReason` (the Fenn
+    board); the one place they are put into words. Raises ``KeyError`` for an
+    unknown code."""
+    if isinstance(reason, FennReason):
+        board = {
+            FennReason.MISSING_DIE: _("not all three dice are seen"),
+            FennReason.COLOURS: _("the dice's colours are unclear"),
+            FennReason.NOT_A_FACE: _("a die shows a number it does not have"),
+            FennReason.OTHER_SET: _("blue and red seem the other way round: is the set the other kind? (settings)"),
+            FennReason.BETWEEN_FIELDS: _("a die stands between two fields"),
+            FennReason.OFF_BOARD: _("a die lies off its place"),
+            FennReason.HARD_TO_READ: _("a die is hard to read"),
+            FennReason.FOREIGN: _("something is over the board"),
+        }
+        return board[reason]
     words = {
         Reason.VETOED: _("dice read surely were doubted by the learned face classifier"),
         Reason.REREAD: _("dice were read again by the learned face classifier"),

@@ -92,11 +92,12 @@ def test_result_and_ask_texts():
 def test_every_reason_doubt_and_watcher_code_has_words(lang):
     from companion.prompts import doubt_text, reason_text, seen_text
     from companion.watch import Why
-    from vision.reasons import Doubt
+    from vision.reasons import Doubt, FennReason
 
     i18n.set_language(lang)
     try:
         texts = [reason_text(r) for r in Reason] + [doubt_text(d) for d in Doubt] + [seen_text(w) for w in Why]
+        texts += [reason_text(r) for r in FennReason]  # the Fenn board's, worded in the same place
     finally:
         i18n.set_language("en")
     assert all(t and t.strip() for t in texts)

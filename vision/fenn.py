@@ -30,7 +30,6 @@ Example::
 
 from __future__ import annotations
 
-import enum
 import json
 import time
 from dataclasses import dataclass, replace
@@ -41,6 +40,7 @@ import numpy as np
 from .config import DEFAULT, BoardConfig, ReaderConfig
 from .diceset import MIWIN, MIWIN_SWAPPED, DiceSet
 from .face import _read_face as read_face
+from .reasons import FennReason
 
 __all__ = ["BoardArea", "FennDie", "FennRead", "FennReason", "BoardError", "find_board", "read_fenn",
            "BOARD_FILE"]
@@ -51,30 +51,6 @@ BOARD_FILE = "board.json"
 
 class BoardError(ValueError):
     """No board found, ends that make no board, or a board file that cannot be read."""
-
-
-class FennReason(str, enum.Enum):
-    """Why a Fenn read is not sure (codes; words in :mod:`companion.fenn_prompts`)."""
-
-    #: Not all three dice were found.
-    MISSING_DIE = "missing_die"
-    #: Two dice have pips of one colour, or the colour of a die's pips is unclear.
-    COLOURS = "colours"
-    #: A die shows a value it does not carry (a misread, or the other kind of set: F1).
-    NOT_A_FACE = "not_a_face"
-    #: The dice carry the other set's values: blue and red are swapped (F1).
-    OTHER_SET = "other_set"
-    #: A die stands across a line between two fields.
-    BETWEEN_FIELDS = "between_fields"
-    #: The blue or red die lies off the board, or the black die on it (F14).
-    OFF_BOARD = "off_board"
-    #: A face is hard to read (its pips unclear).
-    HARD_TO_READ = "hard_to_read"
-    #: Something else is over the board (a hand).
-    FOREIGN = "foreign"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True)

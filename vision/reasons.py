@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 
-__all__ = ["Reason", "Doubt"]
+__all__ = ["Reason", "Doubt", "FennReason"]
 
 
 class Reason(str, enum.Enum):
@@ -67,6 +67,30 @@ class Doubt(str, enum.Enum):
     #: The learned classifier all but ruled its value out. A second look of
     #: the classifier that confirms the value lifts it.
     VETOED = "vetoed"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class FennReason(str, enum.Enum):
+    """Why a read of the Fenn board (:func:`vision.fenn.read_fenn`) is not sure. A sure read has none."""
+
+    #: Not all three dice were found.
+    MISSING_DIE = "missing_die"
+    #: Two dice have pips of one colour, or the colour of a die's pips is unclear.
+    COLOURS = "colours"
+    #: A die shows a value it does not carry (a misread, or the other kind of set: F1).
+    NOT_A_FACE = "not_a_face"
+    #: The dice carry the other set's values: blue and red are swapped (F1).
+    OTHER_SET = "other_set"
+    #: A die stands across a line between two fields.
+    BETWEEN_FIELDS = "between_fields"
+    #: The blue or red die lies off the board, or the black die on it (F14).
+    OFF_BOARD = "off_board"
+    #: A face is hard to read (its pips unclear).
+    HARD_TO_READ = "hard_to_read"
+    #: Something else is over the board (a hand).
+    FOREIGN = "foreign"
 
     def __str__(self) -> str:
         return self.value
