@@ -161,7 +161,9 @@ def turn_log(game: Fenn) -> list[str]:
         nonlocal cur, n
         if cur:
             n += 1
-            lines.append(f"{n}. {game.players[mover]} ({colour_name(mover)}): " + "".join(cur))
+            # TRANSLATORS: one line of the moves: turn number, player, colour, the steps ("1 → 2 → 4, top 7").
+            lines.append(_("{n}. {name} ({colour}): {moves}").format(
+                n=n, name=game.players[mover], colour=colour_name(mover), moves="".join(cur)))
         cur = []
 
     for e in game.events:

@@ -173,7 +173,9 @@ class HistoryDialog(ModalView):
         rows.bind(minimum_height=rows.setter("height"))
         history = throw_history(game)
         for r in reversed(history):
-            text = f"{game.players[r.player]}:  {' '.join(map(str, r.values))}  —  {result_text(r, game.players)}"
+            # TRANSLATORS: one throw in the history: the roller, the pips thrown, what came of it.
+            text = _("{name}:  {values}  —  {result}").format(
+                name=game.players[r.player], values=" ".join(map(str, r.values)), result=result_text(r, game.players))
             rows.add_widget(wrapped(Label(text=text, font_size="16sp", halign="left", valign="middle", shorten=True,
                                           color=(1, 1, 1, 1) if r.success else (1, 0.7, 0.6, 1))))
         if not history:
