@@ -303,3 +303,13 @@ def test_the_trays_pipeline_reads_loose_miwin_dice_when_given_their_set():
     assert not d6.sure  # no standard die shows 7, 8 or 9 pips
     with pytest.raises(TypeError, match="DiceSet"):
         Reader(dice="miwin")
+
+
+def test_the_readers_dice_sets_carry_the_faces_the_rules_engine_knows():
+    """The engine (no I/O, no vision) and the reader's dice sets write F1's faces each:
+    they must agree, or a face the rules allow would be read as one the die lacks."""
+    from companion.fenn import BLACK_FACES, DICE
+    from vision.diceset import DICE_SETS
+
+    for name, faces in DICE.items():
+        assert {k: tuple(v) for k, v in DICE_SETS[name].faces.items()} == {**faces, "black": BLACK_FACES}
