@@ -181,6 +181,11 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
         # may be a die's side face, not its top. Read, never sure.
         conf = min(conf, config.faces.not_sure_most)
         doubts.append(Doubt.SIDE_FACE)
+    die = None
+    if dice.by_colour and lab is not None:
+        die = _die_of(lab, labels, pips, face, dice, config)
+        if die is None:
+            conf -= 0.4  # pips of a colour no die of the set has
     ox, oy = offset
     box = cv2.boxPoints(rect)
     corners = tuple((float(x + ox), float(y + oy)) for x, y in box)
@@ -195,7 +200,7 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
         doubts=tuple(doubts),
         free_mark=bool(marked),
         inner=round(min(inner, side), 1),
-        die=_die_of(lab, labels, pips, face, dice, config) if dice.by_colour and lab is not None else None,
+        die=die,
     )
 
 
