@@ -202,6 +202,9 @@ def hints_text(used: dict[str, int]) -> str:
 def verdict_text(game: Fenn, verdict) -> str:
     """What the players are told when the camera's read of the board is not taken
     (a :class:`companion.fenn_referee.Verdict` of kind ``"ask"``)."""
+    if FennReason.OTHER_SET in {FennReason(r) for r in verdict.reasons}:
+        # F1: every die shows a face of the set with blue and red swapped; the screen offers the switch.
+        return _("Blue and red seem the other way round: is the set the other kind?")
     if verdict.reasons:
         return _("Could not read the board: {why}. Put the dice straight.").format(
             why="; ".join(reason_text(FennReason(r)) for r in verdict.reasons))

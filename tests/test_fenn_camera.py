@@ -313,3 +313,45 @@ def test_the_readers_dice_sets_carry_the_faces_the_rules_engine_knows():
 
     for name, faces in DICE.items():
         assert {k: tuple(v) for k, v in DICE_SETS[name].faces.items()} == {**faces, "black": BLACK_FACES}
+
+
+def test_the_other_kind_of_set_seen_after_turns_switches_the_game_keeping_its_moves(tmp_path):
+    from tests.test_controller import RecordingView
+    from ui.controller import TableController
+
+    scene, board = _scene(9)
+    session = GameSession(Store(str(tmp_path)), board=board)
+    c = TableController(session, RecordingView(), hints=False)
+    session.start(["Anna", "Ben"], first=0, game="fenn")
+    session.apply(BlackThrow(6))  # blue (Anna) begins
+    session.apply(Turn(3, 9, 6))  # blue to field 3 showing 9: a face both kinds of blue die have
+    moves = list(session.game.events)
+    # Red turns up 2: die III's face, so red is die III and blue die IV (the other kind of set, F1).
+    frame, _ = scene.frame(blue=(3, 9), red=(7, 2), black=6, seed=3)
+    assert session.take(session.read(frame), frame) == ASKED and c.fenn.can_switch_dice()
+    old = session.game_id
+    assert c.fenn.switch_dice()
+    assert session.game.settings["dice"] == "wikipedia" and session.game_id != old
+    assert list(session.game.events) == moves and session.game.position().to_move == 1  # the moves so far kept
+    assert session.store.unfinished() == session.game_id
+    # The same board, read again with the switched set: red's turn is taken.
+    assert session.take(session.read(frame), frame) == SCORED
+    assert session.game.position().dice[1] == (7, 2)
+    assert not c.fenn.switch_dice()  # nothing seen to switch for now
+
+
+def test_no_switch_is_offered_when_a_move_so_far_shows_a_face_the_other_kind_lacks(tmp_path):
+    from tests.test_controller import RecordingView
+    from ui.controller import TableController
+
+    scene, board = _scene(9)
+    session = GameSession(Store(str(tmp_path)), board=board)
+    c = TableController(session, RecordingView(), hints=False)
+    session.start(["Anna", "Ben"], first=0, game="fenn")
+    session.apply(BlackThrow(6))
+    session.apply(Turn(3, 7, 6))  # blue showing 7: die III's face, which die IV (the other kind's blue) lacks
+    moves, game_id = list(session.game.events), session.game_id
+    frame, _ = scene.frame(blue=(3, 7), red=(7, 2), black=6, seed=3)  # red 2: a face only the other kind's red has
+    assert session.take(session.read(frame), frame) == ASKED
+    assert not c.fenn.can_switch_dice() and not c.fenn.switch_dice()
+    assert session.game_id == game_id and list(session.game.events) == moves and session.game.settings["dice"] == "miwin"

@@ -223,25 +223,45 @@ class FennTable:
     # -- the camera ------------------------------------------------------------
     def can_switch_dice(self) -> bool:
         """True when the camera saw the other kind of set (blue and red swapped, F1)
-        before the first turn: the players may switch the game's dice."""
-        return self.other_set and self.phase() == "start"
+        in a game not over whose moves so far are legal with the dice switched:
+        the players may switch the game's dice."""
+        return self.other_set and self.phase() != "over" and self._switched() is not None
+
+    def _switched(self):
+        """The game replayed with blue and red switched (F1), or None when a move
+        so far is not legal so (a face the switched die lacks)."""
+        from companion.fenn import Fenn, FennError
+
+        g = self.game
+        dice = "miwin" if g.settings["dice"] == "wikipedia" else "wikipedia"
+        trial = Fenn(list(g.players), first=g.first, **{**g.settings, "dice": dice})
+        try:
+            for e in g.events:
+                trial.apply(e)
+        except FennError:
+            return None
+        return trial
 
     def switch_dice(self) -> bool:
-        """F1: the set on the table has blue and red the other way round. Before
-        the first turn the game starts again with the dice switched (the players
-        asked for it), and new games keep it (``settings``). False when not offered."""
-        if not self.can_switch_dice():
+        """F1: the set on the table has blue and red the other way round. The game
+        goes on with the dice switched (the players asked for it): a new stored
+        game with the same players, settings but the dice, and the moves so far;
+        the old one is ended. New games keep it (``settings``). False when not
+        offered (:meth:`can_switch_dice`)."""
+        trial = self._switched() if self.other_set and self.phase() != "over" else None
+        if trial is None:
             return False
         g = self.game
         old_id = self.session.game_id
-        dice = "miwin" if g.settings["dice"] == "wikipedia" else "wikipedia"
-        self.session.start(list(g.players), first=0, game="fenn", options={**g.settings, "dice": dice})
-        self.session.store.abandon(old_id)  # its start throws only; the players chose to switch
+        self.session.start(list(g.players), first=g.first, game="fenn", options=dict(trial.settings))
+        for e in g.events:
+            self.session.apply(e)
+        self.session.store.abandon(old_id)  # its moves go on in the new game; the players chose to switch
         self.other_set = False
         try:
             from companion.settings import remember
 
-            remember(self.session.store.root, "fenn", "dice", dice)
+            remember(self.session.store.root, "fenn", "dice", trial.settings["dice"])
         except Exception:  # the switch holds for this game; the next start may ask again
             log.exception("the dice setting was not kept")
         return True

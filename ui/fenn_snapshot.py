@@ -1,7 +1,8 @@
 """The Fenn screens of ``companion snapshot``: a game of Fenn played by touch.
 
 ``fenn-start.png`` (Fenn chosen, who plays blue), ``fenn-throw.png`` (the black
-die's start throws), ``fenn-blocked.png`` (a turn: the field tapped, the faces
+die's start throws), ``fenn-switch.png`` (the camera saw the other kind of
+set, F1: the switch offered), ``fenn-blocked.png`` (a turn: the field tapped, the faces
 offered, blocked fields marked), ``fenn-extra.png`` (an extra step),
 ``fenn-pasch.png`` (set the black die), ``fenn-hint.png`` (the turns and their
 values), ``fenn-end.png`` (the winner and the moves), ``fenn-history.png``.
@@ -16,8 +17,8 @@ from companion.fenn import BlackThrow, EndTurn, Pass, SetBlack, Step
 
 __all__ = ["FENN_SCREENS", "fenn_script", "tap_turn", "play_by_touch"]
 
-FENN_SCREENS = ("fenn-start", "fenn-throw", "fenn-blocked", "fenn-extra", "fenn-pasch", "fenn-hint", "fenn-end",
-                "fenn-history")
+FENN_SCREENS = ("fenn-start", "fenn-throw", "fenn-switch", "fenn-blocked", "fenn-extra", "fenn-pasch", "fenn-hint",
+                "fenn-end", "fenn-history")
 
 
 def tap_turn(flow, path) -> None:
@@ -83,6 +84,15 @@ def fenn_script(app, report, *, save, enter_players, wait_for):
     flow.tap_black(6)  # blue begins: Ben
     flow.tap_field(3)
     flow.tap_face(1)  # Ben: 1 → 3, top 1
+    # The camera sees red on field 7 showing 2, die III's face: the set on the table has
+    # blue and red the other way round (F1); the screen says so and offers the switch.
+    from hardware.fenn_scene import FennScene
+
+    frame, _ = FennScene(seed=9).frame(blue=(3, 1), red=(7, 2), black=6, seed=3)
+    app.session.take(app.session.read(frame), frame)
+    yield 0.6
+    save("fenn-switch")
+    flow.other_set, flow.message, flow.seen = False, "", ""  # the players put red back: the game goes on
     flow.tap_field(8)  # Anna (red) taps field 8
     yield 0.3
     save("fenn-blocked")

@@ -27,12 +27,13 @@ import shutil
 import sys
 import tempfile
 
+from .fenn_snapshot import FENN_SCREENS
+
 __all__ = ["snapshot", "drive", "enter_players", "wait_for", "touch_picture", "SCREENS", "winning_values"]
 
 #: The PNG files written, in order.
 SCREENS = ("start", "start-keyboard", "decision", "game", "correction", "undo", "pin", "settings", "calibrate",
-           "board", "end", "end-sheets", "resume", "history", "rules", "fenn-start", "fenn-throw", "fenn-blocked", "fenn-extra",
-           "fenn-pasch", "fenn-hint", "fenn-end", "fenn-history")
+           "board", "end", "end-sheets", "resume", "history", "rules") + FENN_SCREENS
 
 
 def winning_values(target: int, n: int) -> list[int]:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from kivy.metrics import dp
+from kivy.core.text import Label as CoreLabel
+from kivy.core.window import Window
+from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
@@ -38,8 +40,10 @@ class FennScreen(Screen):
         wrapped(self.players)
         top.add_widget(self.players)
         root.add_widget(top)
-        self.prompt = wrapped(Label(text="", font_size="18sp", bold=True, halign="center", valign="middle",
-                                    size_hint_y=None, height=dp(64)))
+        # Wrapped to its width only: Kivy drops lines of a text whose height is fixed before they
+        # fill it; the texture is centred in the label, and _prompt_size keeps it inside.
+        self.prompt = Label(text="", font_size="18sp", bold=True, halign="center", size_hint_y=None, height=dp(84))
+        self.prompt.bind(width=lambda w, width: setattr(w, "text_size", (width, None)))
         root.add_widget(self.prompt)
         self.board = BoardView(on_field=self.flow.tap_field, size_hint_y=None, height=dp(104))
         root.add_widget(self.board)
@@ -78,7 +82,9 @@ class FennScreen(Screen):
             who = f"[color={c}]\u25a0[/color] {n} ({colour_name(i)})"
             names.append(f"[b]\u25b6 {who}[/b]" if i == mover else who)
         self.players.text = "    ".join(names)
-        self.prompt.text = no_lone_word(f.text())
+        text = no_lone_word(f.text())
+        self.prompt.font_size = self._prompt_size(text)
+        self.prompt.text = text
         best = f.best()
         self.board.show(dice={"blue": pos.dice[0], "red": pos.dice[1]}, black=pos.black or None,
                         targets=f.targets() if f.selected is None else (), selected=f.selected, marks=f.marks(),
@@ -106,9 +112,7 @@ class FennScreen(Screen):
                 self.choices.add_widget(pressed(FaceButton(value=v, colour=colour, size_hint=(None, None),
                                                            size=(size, size)), lambda v=v: f.tap_face(v)))
         elif f.black_choices():
-            if f.can_switch_dice():  # F1: the camera saw blue and red the other way round
-                self.choices.add_widget(pressed(small_button(_("Switch blue and red"), size_hint_x=None,
-                                                             width=dp(230)), f.switch_dice))
+            self._switch_button()
             start = f.phase() == "start"
             self.choice_title.text = _("The black die shows:") if start else _("Pasch: set the black die to")
             for v in f.black_choices():
@@ -124,4 +128,22 @@ class FennScreen(Screen):
             return
         else:
             self.choice_title.text = ""
+            self._switch_button()
         self.choices.add_widget(Widget())
+
+    def _prompt_size(self, text: str) -> float:
+        """The largest type (18, 15 or 13 sp) in which ``text`` (the prompt, and after a
+        read the camera's words and what it read) fits the prompt label, measured by Kivy."""
+        width = self.prompt.width if self.prompt.width > 100 else Window.width - dp(32)
+        for size in (18, 15, 13):
+            core = CoreLabel(text=text, font_size=sp(size), bold=True, halign="center", text_size=(width, None))
+            core.refresh()
+            if core.content_height <= self.prompt.height:
+                break
+        return sp(size)
+
+    def _switch_button(self):
+        """F1: the camera saw blue and red the other way round; the players may switch the game's dice."""
+        if self.flow.can_switch_dice():
+            self.choices.add_widget(pressed(small_button(_("Switch blue and red"), size_hint_x=None,
+                                                         width=dp(230)), self.flow.switch_dice))
