@@ -17,7 +17,7 @@ Example::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from .durchmarsch import Durchmarsch, Throw
 
@@ -96,27 +96,34 @@ class PlayerTotals:
 
     def to_dict(self) -> dict:
         """JSON-ready form (``companion stats --json``)."""
-        return {"name": self.name, "games": self.games, "wins": self.wins, "rows_completed": self.rows_completed,
-                "misthrows": self.misthrows, "longest_march": self.longest_march}
+        return asdict(self)
+
+
+def _finished(store, kind: str):
+    """``(summary, game)`` for each finished game of ``kind`` in ``store``; a game
+    that cannot be read is left out and logged."""
+    import logging
+
+    from .storage import StorageError
+
+    for g in store.games():
+        if g.game != kind or g.finished is None:
+            continue
+        try:
+            yield g, store.load(g.id).game
+        except StorageError as e:
+            logging.getLogger(__name__).warning("stats: %s", e)
 
 
 def totals(store) -> list[PlayerTotals]:
     """Every player's totals over the finished Durchmarsch games of ``store``
     (a :class:`companion.storage.Store`), most wins first. A game that cannot
     be read is left out (the log says which)."""
-    import logging
-
     from .game import name_key
-    from .storage import StorageError
 
     acc: dict[str, dict] = {}
-    for g in store.games():
-        if g.game != "durchmarsch" or g.finished is None or g.winner is None:
-            continue
-        try:
-            game = store.load(g.id).game
-        except StorageError as e:
-            logging.getLogger(__name__).warning("stats: %s", e)
+    for g, game in _finished(store, "durchmarsch"):
+        if g.winner is None:
             continue
         for s, sheet in zip(game_stats(game), game.sheets):
             a = acc.setdefault(name_key(s.name), {"name": s.name, "games": 0, "wins": 0, "rows_completed": 0,
@@ -145,28 +152,17 @@ class FennTotals:
 
     def to_dict(self) -> dict:
         """JSON-ready form (``companion stats --game fenn --json``)."""
-        return {"name": self.name, "games": self.games, "wins": self.wins, "draws": self.draws,
-                "losses": self.losses, "hints": self.hints}
+        return asdict(self)
 
 
 def fenn_totals(store) -> list[FennTotals]:
     """Every player's totals over the Fenn games of ``store`` played to their
     end, most wins first. A game that cannot be read is left out (logged)."""
-    import logging
-
     from .fenn_hints import hints_used
     from .game import name_key
-    from .storage import StorageError
 
     acc: dict[str, dict] = {}
-    for g in store.games():
-        if g.game != "fenn" or g.finished is None:
-            continue
-        try:
-            game = store.load(g.id).game
-        except StorageError as e:
-            logging.getLogger(__name__).warning("stats: %s", e)
-            continue
+    for g, game in _finished(store, "fenn"):
         if game.outcome() is None:
             continue  # ended by the players before its end
         used = hints_used(store, g.id, game.players)
