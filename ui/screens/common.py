@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from kivy.graphics import Color, Rectangle
-from kivy.metrics import dp
+from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
+from kivy.uix.label import Label
 
 __all__ = [
     "no_lone_word",
@@ -21,6 +22,7 @@ __all__ = [
     "small_button",
     "backdrop",
     "wrapped",
+    "FittedLabel",
     "button_bar",
     "pressed",
 ]
@@ -84,6 +86,40 @@ def wrapped(label):
     """Let ``label`` wrap its text inside its own size."""
     label.bind(size=lambda w, s: setattr(w, "text_size", s))
     return label
+
+
+class FittedLabel(Label):
+    """A label that wraps its text to its width and takes the largest of
+    ``sizes`` (sp, largest first) in which every line fits its height, measured
+    by Kivy; text that fits in none is shown whole in the smallest, overflowing.
+
+    Example::
+
+        prompt = FittedLabel(sizes=(18, 15, 13), bold=True, halign="center", size_hint_y=None, height=dp(84))
+        prompt.text = "Anna: move red 1 or 2 fields.\nRead: blue 3 on field 3"
+
+    (Kivy 2.3's label whose text height is fixed, as :func:`wrapped` makes it,
+    with ``valign="middle"``, drops the last lines of a text of several lines
+    before they fill it; this one does not fix the text's height: the label
+    centres its text.)
+    """
+
+    def __init__(self, *, sizes=(18, 15, 13), **kwargs):
+        self.sizes = tuple(sizes)
+        super().__init__(font_size=sp(self.sizes[0]), **kwargs)
+        self.bind(width=self._fit, height=self._fit, text=self._fit)
+
+    def _fit(self, *_):
+        from kivy.core.text import Label as CoreLabel
+
+        self.text_size = (self.width, None)
+        for size in self.sizes:
+            core = CoreLabel(text=self.text, font_size=sp(size), font_name=self.font_name, bold=self.bold,
+                             halign=self.halign, text_size=(self.width, None))
+            core.refresh()
+            if core.content_height <= self.height:
+                break
+        self.font_size = sp(size)
 
 
 def button_bar(buttons, height=None, spacing=8):

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from kivy.core.text import Label as CoreLabel
-from kivy.core.window import Window
-from kivy.metrics import dp, sp
+from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
@@ -16,7 +14,7 @@ from companion.i18n import _
 
 from ..fenn_widgets import PIP_COLOURS, BoardView, FaceButton
 from ..widgets import SYMBOL_FONT
-from .common import GREEN, GREY, backdrop, big_button, button_bar, no_lone_word, pressed, small_button, wrapped
+from .common import GREEN, GREY, FittedLabel, backdrop, big_button, button_bar, no_lone_word, pressed, small_button, wrapped
 
 __all__ = ["FennScreen"]
 
@@ -40,10 +38,9 @@ class FennScreen(Screen):
         wrapped(self.players)
         top.add_widget(self.players)
         root.add_widget(top)
-        # Wrapped to its width only: Kivy drops lines of a text whose height is fixed before they
-        # fill it; the texture is centred in the label, and _prompt_size keeps it inside.
-        self.prompt = Label(text="", font_size="18sp", bold=True, halign="center", size_hint_y=None, height=dp(84))
-        self.prompt.bind(width=lambda w, width: setattr(w, "text_size", (width, None)))
+        # The prompt, and after a read the camera's words and what it read: up to four lines.
+        self.prompt = FittedLabel(sizes=(18, 15, 13), text="", bold=True, halign="center", size_hint_y=None,
+                                  height=dp(84))
         root.add_widget(self.prompt)
         self.board = BoardView(on_field=self.flow.tap_field, size_hint_y=None, height=dp(104))
         root.add_widget(self.board)
@@ -83,7 +80,6 @@ class FennScreen(Screen):
             names.append(f"[b]\u25b6 {who}[/b]" if i == mover else who)
         self.players.text = "    ".join(names)
         text = no_lone_word(f.text())
-        self.prompt.font_size = self._prompt_size(text)
         self.prompt.text = text
         best = f.best()
         self.board.show(dice={"blue": pos.dice[0], "red": pos.dice[1]}, black=pos.black or None,
@@ -130,17 +126,6 @@ class FennScreen(Screen):
             self.choice_title.text = ""
             self._switch_button()
         self.choices.add_widget(Widget())
-
-    def _prompt_size(self, text: str) -> float:
-        """The largest type (18, 15 or 13 sp) in which ``text`` (the prompt, and after a
-        read the camera's words and what it read) fits the prompt label, measured by Kivy."""
-        width = self.prompt.width if self.prompt.width > 100 else Window.width - dp(32)
-        for size in (18, 15, 13):
-            core = CoreLabel(text=text, font_size=sp(size), bold=True, halign="center", text_size=(width, None))
-            core.refresh()
-            if core.content_height <= self.prompt.height:
-                break
-        return sp(size)
 
     def _switch_button(self):
         """F1: the camera saw blue and red the other way round; the players may switch the game's dice."""

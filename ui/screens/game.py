@@ -18,7 +18,7 @@ from ..widgets import (
     RiskMeter,
     SheetView,
 )
-from .common import BLUE, GREEN, RED, TOUCH, backdrop, big_button, button_bar, no_lone_word, pressed, small_button, wrapped
+from .common import BLUE, GREEN, RED, TOUCH, FittedLabel, backdrop, big_button, button_bar, no_lone_word, pressed, small_button
 
 __all__ = ["GameScreen"]
 
@@ -48,8 +48,8 @@ class GameScreen(Screen):
         self._shown_dice = None
         self.meter = RiskMeter(size_hint_y=None, height=dp(40))
         left.add_widget(self.meter)
-        self.prompt = wrapped(Label(text="", font_size="16sp", bold=True, halign="center", valign="middle",
-                                    size_hint_y=None, height=dp(84)))
+        self.prompt = FittedLabel(sizes=(16, 14, 12), text="", bold=True, halign="center", size_hint_y=None,
+                                  height=dp(84))
         left.add_widget(self.prompt)
         self.throw_btn = pressed(big_button(_("THROW") if app.demo else _("READ"), BLUE), app.request_throw)
         self.stop_btn = pressed(big_button(_("STOP"), RED), lambda: app.action("stop"))
