@@ -218,5 +218,19 @@ def verdict_text(game: Fenn, verdict) -> str:
         return _("The {other} die moved, but {colour} is to move: put it back.").format(
             other=colour_name(1 - mover), colour=colour_name(mover))
     field, top = seen.get(COLOURS[mover], (None, None))
-    return _("No legal turn leads to field {field} with {top} on top (black die {black}): put the dice back "
-             "or correct on the screen.").format(field=field, top=top, black=seen.get("black"))
+    black, pos = seen.get("black"), game.position()
+    words = dict(colour=colour_name(mover), other=colour_name(1 - mover), field=field, top=top, black=black,
+                 was=pos.black)
+    why = {
+        "no_face": _("The {colour} die has no face {top}."),
+        "taken": _("{colour} may not stand on field {field}: the {other} die stands there."),
+        "null_move": _("{colour} may not end the turn on field {field}, where it began (null move)."),
+        "blocked_other": _("{colour} may not stand on field {field}: the {other} die shows {field}."),
+        "blocked_black": _("{colour} may not stand on field {field}: the black die shows {was}."),
+        "no_pasch": _("The black die is turned only after a Pasch: {colour} shows {top}, the black die showed {was}."),
+    }.get(verdict.rule)
+    if why is None:
+        return _("No legal turn leads to field {field} with {top} on top (black die {black}): put the dice back "
+                 "or correct on the screen.").format(field=field, top=top, black=black)
+    why = why.format(**words)
+    return _("{rule} Put the dice back or correct on the screen.").format(rule=why[:1].upper() + why[1:])

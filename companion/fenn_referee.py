@@ -31,15 +31,16 @@ from dataclasses import dataclass
 
 from .fenn import START, BlackThrow, Fenn, FennError, Turn
 
-__all__ = ["Verdict", "judge"]
+__all__ = ["Verdict", "judge", "why_unreachable"]
 
 
 @dataclass(frozen=True)
 class Verdict:
     """What a read means: ``kind`` ``"event"``, ``"same"`` or ``"ask"``; ``event``
     the engine event to apply; ``rule`` the code of the rule refused
-    (``"start"`` F2, ``"mid_turn"``, ``"other_moved"`` F11, ``"unreachable"``
-    F15), or ""; ``seen`` what was read (``{"blue": (field, top), "red": ...,
+    (``"start"`` F2, ``"mid_turn"``, ``"other_moved"`` F11, or for a position no
+    legal turn reaches (F15) the rule it breaks, see :func:`why_unreachable`),
+    or ""; ``seen`` what was read (``{"blue": (field, top), "red": ...,
     "black": top}``); ``reasons`` the reader's codes when it was not sure.
     :func:`companion.fenn_prompts.verdict_text` puts it into words."""
 
@@ -78,5 +79,39 @@ def judge(game: Fenn, read) -> Verdict:
     try:
         trial.apply(turn)
     except FennError:
-        return Verdict("ask", rule="unreachable", seen=said)
+        return Verdict("ask", rule=why_unreachable(game, field, top, black.value), seen=said)
     return Verdict("event", turn, seen=said)
+
+
+def why_unreachable(game: Fenn, field: int, top: int, black: int) -> str:
+    """The rule broken by a turn's end that no legal turn reaches, for the player
+    to move at the start of a turn: the mover's die on ``field`` (1–9) showing
+    ``top``, the black die showing ``black``. The first that holds of:
+
+    - ``"no_face"``: the die has no face ``top`` (F1);
+    - ``"taken"``: the other die stands on ``field`` (F6);
+    - ``"null_move"``: ``field`` is where the turn began (F10);
+    - ``"blocked_other"``: the other die shows ``field`` (F6);
+    - ``"blocked_black"``: the black die showed ``field`` at the turn's start (F6);
+    - ``"no_pasch"``: the black die was turned, but the last top is not the
+      black die's number (F9: only a Pasch turns it);
+    - ``"unreachable"``: none of these; no chain of steps leads there (F5, F7, F8).
+
+    Each is a true reason whenever it is given: the other die stands still in a
+    turn, and the black die is turned only as a turn's last act (F9)."""
+    pos = game.position()
+    mover = pos.to_move
+    other = pos.dice[1 - mover]
+    if top not in game.faces(mover):
+        return "no_face"
+    if field == other[0]:
+        return "taken"
+    if field == pos.dice[mover][0]:
+        return "null_move"
+    if field == other[1]:
+        return "blocked_other"
+    if field == pos.black:
+        return "blocked_black"
+    if black != pos.black and top != pos.black:
+        return "no_pasch"
+    return "unreachable"

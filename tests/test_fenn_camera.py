@@ -110,7 +110,8 @@ def test_an_illegal_turn_on_the_board_is_asked_with_its_rule(tmp_path):
     assert session.take(session.read(frame), frame) == ASKED
     assert verdict_text(session.game, heard[-1].verdict) == "The red die moved, but blue is to move: put it back."
     frame, _ = scene.frame(blue=(6, 5), red=(9, 5), black=6, seed=1)  # 6 is blocked by the black die's 6
-    assert session.take(session.read(frame), frame) == ASKED and heard[-1].verdict.rule == "unreachable"
+    assert session.take(session.read(frame), frame) == ASKED and heard[-1].verdict.rule == "blocked_black"
+    assert verdict_text(session.game, heard[-1].verdict).startswith("Blue may not stand on field 6: the black die shows 6.")
     assert session.game.position().dice == ((1, 5), (9, 5))  # nothing applied
 
 

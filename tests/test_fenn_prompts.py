@@ -93,3 +93,37 @@ def _drawn():
             g.apply(e)
     assert g.is_over
     return g
+
+
+def _asked(g, blue, red, black):
+    from types import SimpleNamespace as NS
+
+    from companion.fenn_prompts import verdict_text
+    from companion.fenn_referee import judge
+
+    dice = {"blue": NS(field=blue[0], value=blue[1]), "red": NS(field=red[0], value=red[1]),
+            "black": NS(field=None, value=black)}
+    verdict = judge(g, NS(sure=True, reasons=(), die=dice.get))
+    assert verdict.kind == "ask" and g.position().dice == ((3, 1), (5, 2))  # nothing applied
+    return verdict.rule, verdict_text(g, verdict)
+
+
+def test_a_turn_seen_on_the_board_that_no_legal_turn_reaches_is_told_the_rule_it_breaks():
+    g = Fenn(["Anna", "Ben"])
+    g.apply(BlackThrow(6))
+    g.set_position(blue=(3, 1), red=(5, 2), black=4)  # blue to move
+    put = " Put the dice back or correct on the screen."
+    assert _asked(g, (4, 5), (5, 2), 4) == ("blocked_black", "Blue may not stand on field 4: the black die shows 4." + put)
+    assert _asked(g, (5, 6), (5, 2), 4) == ("taken", "Blue may not stand on field 5: the red die stands there." + put)
+    assert _asked(g, (2, 5), (5, 2), 4) == ("blocked_other", "Blue may not stand on field 2: the red die shows 2." + put)
+    assert _asked(g, (3, 5), (5, 2), 4) == (
+        "null_move", "Blue may not end the turn on field 3, where it began (null move)." + put)
+    assert _asked(g, (1, 3), (5, 2), 4) == ("no_face", "The blue die has no face 3." + put)  # 3 is die IV's, not III's
+    assert _asked(g, (1, 5), (5, 2), 7) == (
+        "no_pasch", "The black die is turned only after a Pasch: blue shows 5, the black die showed 4." + put)
+    rule, words = _asked(g, (9, 5), (5, 2), 4)  # too far: no chain of steps gets there
+    assert rule == "unreachable" and words.startswith("No legal turn leads to field 9 with 5 on top")
+    i18n.set_language("de")
+    assert _asked(g, (4, 5), (5, 2), 4)[1].startswith("Blau darf nicht auf Feld 4 stehen: der schwarze Würfel zeigt 4.")
+    i18n.set_language("fr")
+    assert _asked(g, (4, 5), (5, 2), 4)[1].startswith("Le bleu ne peut pas se placer sur la case 4 : le dé noir montre 4.")
