@@ -127,3 +127,46 @@ def test_a_turn_seen_on_the_board_that_no_legal_turn_reaches_is_told_the_rule_it
     assert _asked(g, (4, 5), (5, 2), 4)[1].startswith("Blau darf nicht auf Feld 4 stehen: der schwarze Würfel zeigt 4.")
     i18n.set_language("fr")
     assert _asked(g, (4, 5), (5, 2), 4)[1].startswith("Le bleu ne peut pas se placer sur la case 4 : le dé noir montre 4.")
+
+
+def _forbidden(rule, pos, top, end):
+    """Whether the turn end ``(field, top, black)`` has what ``rule`` forbids (see why_unreachable)."""
+    f, t, b = end
+    other = pos.dice[1 - pos.to_move]
+    return {"no_face": t == top, "taken": f == other[0], "null_move": f == pos.dice[pos.to_move][0],
+            "blocked_other": f == other[1], "blocked_black": f == pos.black,
+            "no_pasch": b != pos.black and t != pos.black}[rule]
+
+
+@pytest.mark.parametrize("faces", ["any", "tip"])
+def test_the_rule_told_for_an_unreachable_turn_end_holds_for_every_legal_turn(faces):
+    """Soundness of why_unreachable over the turns of random games: the turn end
+    asked about has the property the named rule forbids, and no legal turn end
+    (F15) has it."""
+    import random
+
+    from companion.fenn import BLACK_FACES, Turn
+    from companion.fenn_referee import why_unreachable
+
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(6):
+        g = Fenn(["Anna", "Ben"], faces=faces)
+        g.apply(BlackThrow(rng.choice((4, 6))))
+        while not g.is_over and len(g.events) < 40:
+            ends = g.turn_ends()
+            if not ends:
+                break
+            for field in range(1, 10):
+                for top in range(1, 10):
+                    for black in BLACK_FACES:
+                        rule = why_unreachable(g, field, top, black)
+                        if (field, top, black) in ends:
+                            continue
+                        checked += 1
+                        if rule != "unreachable":  # a named rule: every end with that property is refused too
+                            pos = g.position()
+                            assert _forbidden(rule, pos, top, (field, top, black)), (rule, field, top, black)
+                            assert not any(_forbidden(rule, pos, top, end) for end in ends), (rule, field, top)
+            g.apply(Turn(*rng.choice(sorted(ends))))
+    assert checked > 1000
