@@ -128,64 +128,65 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
     pips = _top_face_pips(pips, deepest)
     if not 1 <= len(pips) <= dice.most:
         return None
-    if not dice.known_layout(len(pips)):
-        return _counted_die(face, pips, cnt, rect, offset, config, dice, lab, labels, deepest)
-    areas = [p[2] for p in pips]
-    mean_area = sum(areas) / len(areas)
-    size_spread = math.sqrt(sum((a - mean_area) ** 2 for a in areas) / len(areas)) / max(1.0, mean_area)
     outline = max(0.0, min(1.0, (aspect - 0.5) / 0.35)) * max(0.0, min(1.0, (fill - 0.5) / 0.3))
-    conf = max(0.2, 1.0 - max(0.0, size_spread - 0.25))
-    doubts: list[Doubt] = []
     spread = _spread_fit(pips, (cx, cy), side)
-    layout = _layout_fit(_face_coords(cnt, rect, pips))
-    # A two, three or four whose free layout places show no pip (see
-    # :func:`_free_places_empty`) is no part of a three, five or six; one
-    # whose free places show a pip-like mark may be (``Die.free_mark``).
-    loose = 2 <= len(pips) <= 4 and layout < 1.0
-    whole = loose and _free_places_empty(pips, pip_mask, side, ang, rect)
-    marked = loose and not whole
-    if len(pips) == 2 and whole:
-        layout = max(layout, 0.9)  # a whole two, its outline aside
-    if len(pips) >= 3:
-        # The pips' own pattern, for a face whose outline takes in side faces.
-        # Three pips on a line or four on a parallelogram that are not whole
-        # are weak evidence (a six's column, part of a six): enough to read,
-        # not to be sure.
-        weight = 1.0 if len(pips) >= 5 or whole else 0.5
-        if layout < weight:
-            layout = max(layout, weight * _pattern_fit(np.array([[p[0], p[1]] for p in pips])))
-    conf *= 0.5 + 0.5 * layout
-    if 2 <= len(pips) <= 4 and not whole and layout < 0.9:
-        # Pips that may be part of a larger face (a pip in a place they
-        # leave free, two rows of a six), in an outline they fit only
-        # loosely: read, never sure. Two rows of a six whose third row
-        # merged with the face's edge where it touched another die read as
-        # a sure four at 0.81 (a mock tray); no photo's read changed its
-        # values or its sureness.
-        conf = min(conf, config.faces.not_sure_most)
-        doubts.append(Doubt.LOOSE_FIT)
-    # A face seen at an angle has an outline that takes in its side faces, so
-    # it is neither square nor solid and its pips spread less than its side
-    # would have them; two or more pips in a whole face's pattern are evidence
-    # enough that it is a die, and the outline counts less.
-    conf *= (outline * spread) ** 0.3 if len(pips) >= 2 and layout >= 0.9 else outline * spread
-    if len(pips) == 1:
-        conf *= _lone_pip_fit(pips[0], face, pip_mask)
+    doubts: list[Doubt] = []
+    marked = False
+    counted = not dice.known_layout(len(pips))
+    if counted:
+        # A value with no documented layout (Miwin's 7-9): read by counting (see _counted_fit).
+        conf = _counted_fit(pips, face, side, config) * outline * spread
+    else:
+        areas = [p[2] for p in pips]
+        mean_area = sum(areas) / len(areas)
+        size_spread = math.sqrt(sum((a - mean_area) ** 2 for a in areas) / len(areas)) / max(1.0, mean_area)
+        conf = max(0.2, 1.0 - max(0.0, size_spread - 0.25))
+        layout = _layout_fit(_face_coords(cnt, rect, pips))
+        # A two, three or four whose free layout places show no pip (see
+        # :func:`_free_places_empty`) is no part of a three, five or six; one
+        # whose free places show a pip-like mark may be (``Die.free_mark``).
+        loose = 2 <= len(pips) <= 4 and layout < 1.0
+        whole = loose and _free_places_empty(pips, pip_mask, side, ang, rect)
+        marked = loose and not whole
+        if len(pips) == 2 and whole:
+            layout = max(layout, 0.9)  # a whole two, its outline aside
+        if len(pips) >= 3:
+            # The pips' own pattern, for a face whose outline takes in side faces.
+            # Three pips on a line or four on a parallelogram that are not whole
+            # are weak evidence (a six's column, part of a six): enough to read,
+            # not to be sure.
+            weight = 1.0 if len(pips) >= 5 or whole else 0.5
+            if layout < weight:
+                layout = max(layout, weight * _pattern_fit(np.array([[p[0], p[1]] for p in pips])))
+        conf *= 0.5 + 0.5 * layout
+        if 2 <= len(pips) <= 4 and not whole and layout < 0.9:
+            # Pips that may be part of a larger face (a pip in a place they
+            # leave free, two rows of a six), in an outline they fit only
+            # loosely: read, never sure. Two rows of a six whose third row
+            # merged with the face's edge where it touched another die read as
+            # a sure four at 0.81 (a mock tray); no photo's read changed its
+            # values or its sureness.
+            conf = min(conf, config.faces.not_sure_most)
+            doubts.append(Doubt.LOOSE_FIT)
+        # A face seen at an angle has an outline that takes in its side faces, so
+        # it is neither square nor solid and its pips spread less than its side
+        # would have them; two or more pips in a whole face's pattern are evidence
+        # enough that it is a die, and the outline counts less.
+        conf *= (outline * spread) ** 0.3 if len(pips) >= 2 and layout >= 0.9 else outline * spread
+        if len(pips) == 1:
+            conf *= _lone_pip_fit(pips[0], face, pip_mask)
     slant = _slant([statistics.fmean(float(p[3][k]) for p in pips) for k in range(3)])
     # The face's side from the widest circle inside its outline, which side
     # faces beside the top face (a close or oblique camera sees them) do not
     # widen as they lengthen the outline's box.
     inner = 2.0 * deepest[0] / config.faces.inscribed
-    if slant < config.faces.side_slant:
+    if not counted and slant < config.faces.side_slant:
         # Pips squashed flatter than 2:3: a face seen at a steep slant, which
         # may be a die's side face, not its top. Read, never sure.
         conf = min(conf, config.faces.not_sure_most)
         doubts.append(Doubt.SIDE_FACE)
-    die = None
-    if dice.by_colour and lab is not None:
-        die = _die_of(lab, labels, pips, face, dice, config)
-        if die is None:
-            conf -= 0.4  # pips of a colour no die of the set has
+    die, cost = _die_of(lab, labels, pips, face, dice, config)
+    conf -= cost
     ox, oy = offset
     box = cv2.boxPoints(rect)
     corners = tuple((float(x + ox), float(y + oy)) for x, y in box)
@@ -204,10 +205,16 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
     )
 
 
-def _die_of(lab, labels, pips, face, dice: DiceSet, config: ReaderConfig) -> str | None:
-    """The set's die whose pips have the colour of ``pips`` (None: unclear)."""
+def _die_of(lab, labels, pips, face, dice: DiceSet, config: ReaderConfig) -> tuple[str | None, float]:
+    """``(die, cost)``: the set's die whose pips have the colour of ``pips``, and
+    what it costs the face's confidence: 0.4 for pips of a colour no die of the
+    set has (die None). ``(None, 0.0)`` for a set whose dice do not differ by
+    colour, or without the picture in Lab (``lab`` None)."""
+    if not dice.by_colour or lab is None:
+        return None, 0.0
     colour = pip_colour(lab, _pip_pixels(labels, pips), face, config)
-    return dice.die_of(colour) if colour else None
+    die = dice.die_of(colour) if colour else None
+    return die, (0.4 if die is None else 0.0)
 
 
 def _pip_pixels(labels: np.ndarray, pips) -> np.ndarray:
@@ -243,27 +250,6 @@ def pip_colour(lab: np.ndarray, pip_pixels: np.ndarray, face: np.ndarray, config
     if a > c.pip_chroma and a > abs(b):
         return "red"
     return None
-
-
-def _counted_die(face, pips, cnt, rect, offset, config: ReaderConfig, dice: DiceSet, lab, labels, deepest) -> Die:
-    """A face whose value has no documented layout, read by counting its pips (see :func:`_counted_fit`)."""
-    (cx, cy), (rw, rh), _ang = rect
-    side = math.sqrt(max(1.0, rw * rh))
-    aspect = min(rw, rh) / max(rw, rh)
-    fill = cv2.contourArea(cnt) / max(1.0, rw * rh)
-    outline = max(0.0, min(1.0, (aspect - 0.5) / 0.35)) * max(0.0, min(1.0, (fill - 0.5) / 0.3))
-    conf = _counted_fit(pips, face, side, config) * outline * _spread_fit(pips, (cx, cy), side)
-    die = None
-    if dice.by_colour and lab is not None:
-        die = _die_of(lab, labels, pips, face, dice, config)
-        if die is None:
-            conf -= 0.4
-    ox, oy = offset
-    slant = _slant([statistics.fmean(float(p[3][k]) for p in pips) for k in range(3)])
-    return Die(value=len(pips), center=(cx + ox, cy + oy), size=side,
-               corners=tuple((float(x + ox), float(y + oy)) for x, y in cv2.boxPoints(rect)),
-               confidence=round(float(max(0.0, min(1.0, conf))), 3), pips=tuple((p[0] + ox, p[1] + oy) for p in pips),
-               slant=round(slant, 3), inner=round(min(2.0 * deepest[0] / config.faces.inscribed, side), 1), die=die)
 
 
 def _counted_fit(pips, face: np.ndarray, side: float, config: ReaderConfig) -> float:
