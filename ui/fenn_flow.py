@@ -225,13 +225,16 @@ class FennTable:
         """True when the camera saw the other kind of set (blue and red swapped, F1)
         in a game not over whose moves so far are legal with the dice switched:
         the players may switch the game's dice."""
-        return self.other_set and self.phase() != "over" and self._switched() is not None
+        return self._switched() is not None
 
     def _switched(self):
-        """The game replayed with blue and red switched (F1), or None when a move
-        so far is not legal so (a face the switched die lacks)."""
+        """The game replayed with blue and red switched (F1), or None when the
+        switch is not offered: the camera saw no other kind of set, the game is
+        over, or a move so far is not legal so (a face the switched die lacks)."""
         from companion.fenn import Fenn, FennError
 
+        if not self.other_set or self.phase() == "over":
+            return None
         g = self.game
         dice = "miwin" if g.settings["dice"] == "wikipedia" else "wikipedia"
         trial = Fenn(list(g.players), first=g.first, **{**g.settings, "dice": dice})
@@ -248,7 +251,7 @@ class FennTable:
         game with the same players, settings but the dice, and the moves so far;
         the old one is ended. New games keep it (``settings``). False when not
         offered (:meth:`can_switch_dice`)."""
-        trial = self._switched() if self.other_set and self.phase() != "over" else None
+        trial = self._switched()
         if trial is None:
             return False
         g = self.game

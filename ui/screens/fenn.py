@@ -79,8 +79,7 @@ class FennScreen(Screen):
             who = f"[color={c}]\u25a0[/color] {n} ({colour_name(i)})"
             names.append(f"[b]\u25b6 {who}[/b]" if i == mover else who)
         self.players.text = "    ".join(names)
-        text = no_lone_word(f.text())
-        self.prompt.text = text
+        self.prompt.text = no_lone_word(f.text())
         best = f.best()
         self.board.show(dice={"blue": pos.dice[0], "red": pos.dice[1]}, black=pos.black or None,
                         targets=f.targets() if f.selected is None else (), selected=f.selected, marks=f.marks(),
