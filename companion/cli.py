@@ -277,7 +277,8 @@ def _games(args) -> int:
         return 2
     try:
         for g in store.games():
-            ended = _how_ended(store, g)
+            # Replaying a game is only needed where its end is shown: in JSON, or a finished game without a winner.
+            ended = _how_ended(store, g) if args.json or g.winner is None else None
             if g.finished is None:
                 result = "unfinished"
             else:

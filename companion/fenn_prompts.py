@@ -209,7 +209,8 @@ def verdict_text(game: Fenn, verdict) -> str:
         return _("Could not read the board: {why}. Put the dice straight.").format(
             why="; ".join(reason_text(FennReason(r)) for r in verdict.reasons))
     seen = verdict.seen or {}
-    mover = game.position().to_move
+    pos = game.position()
+    mover = pos.to_move
     if verdict.rule == "start":
         return _("Before the start the blue die stands on field 1 and the red one on field 9, both showing 5.")
     if verdict.rule == "mid_turn":
@@ -218,7 +219,7 @@ def verdict_text(game: Fenn, verdict) -> str:
         return _("The {other} die moved, but {colour} is to move: put it back.").format(
             other=colour_name(1 - mover), colour=colour_name(mover))
     field, top = seen.get(COLOURS[mover], (None, None))
-    black, pos = seen.get("black"), game.position()
+    black = seen.get("black")
     words = dict(colour=colour_name(mover), other=colour_name(1 - mover), field=field, top=top, black=black,
                  was=pos.black)
     why = {

@@ -99,15 +99,16 @@ class PlayerTotals:
         return asdict(self)
 
 
-def _finished(store, kind: str):
-    """``(summary, game)`` for each finished game of ``kind`` in ``store``; a game
-    that cannot be read is left out and logged."""
+def _finished(store, kind: str, *, won: bool = False):
+    """``(summary, game)`` for each finished game of ``kind`` in ``store`` (with
+    ``won``, only those with a winner: the others are not loaded); a game that
+    cannot be read is left out and logged."""
     import logging
 
     from .storage import StorageError
 
     for g in store.games():
-        if g.game != kind or g.finished is None:
+        if g.game != kind or g.finished is None or (won and g.winner is None):
             continue
         try:
             yield g, store.load(g.id).game
@@ -122,9 +123,7 @@ def totals(store) -> list[PlayerTotals]:
     from .game import name_key
 
     acc: dict[str, dict] = {}
-    for g, game in _finished(store, "durchmarsch"):
-        if g.winner is None:
-            continue
+    for _g, game in _finished(store, "durchmarsch", won=True):
         for s, sheet in zip(game_stats(game), game.sheets):
             a = acc.setdefault(name_key(s.name), {"name": s.name, "games": 0, "wins": 0, "rows_completed": 0,
                                                   "misthrows": 0, "longest_march": 0})
