@@ -163,12 +163,22 @@ def name_key(name: str) -> str:
     return " ".join(unicodedata.normalize("NFC", str(name)).casefold().split())
 
 
-def check_new_names(players: Sequence[str]) -> None:
-    """Raise ``ValueError`` when two of the names of a new game are one
-    player's (:func:`name_key`), naming them."""
+def check_new_names(players: Sequence[str]) -> list[str]:
+    """The names of a new game, each checked by :func:`companion.names.clean_name`
+    (1–24 printable characters after NFC and trimming); raise ``ValueError``
+    for a bad name or a list that is not one, and when two are one player's
+    (:func:`name_key`), naming them."""
+    from .names import clean_name
+
+    if not isinstance(players, (list, tuple)):
+        raise ValueError(f"players are a list of names, not {type(players).__name__}")
+    if len(players) > 16:
+        raise ValueError(f"at most 16 players, not {len(players)}")
+    players = [clean_name(p) for p in players]
     seen: dict[str, str] = {}
     for p in seats(players):
         k = name_key(p)
         if k and k in seen:
             raise ValueError(f"player names must differ: {seen[k]!r} and {p!r} are one name")
         seen[k] = p
+    return players

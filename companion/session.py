@@ -50,6 +50,12 @@ SCORED, ASKED, SAME = "scored", "asked", "same"
 log = logging.getLogger(__name__)
 
 
+def _ends(game: Game) -> tuple[str | None] | None:
+    """``(winner,)`` when ``game`` (a trial copy after an event) is over, for
+    the store to end it in the event's own transaction; else None."""
+    return (game.winner,) if game.is_over else None
+
+
 def _takes_throw_args(reader: Callable) -> bool:
     """True when ``reader`` accepts ``expect=`` and ``area=`` (like ``read_throw``)."""
     try:
@@ -155,7 +161,7 @@ class GameSession:
         class) and ``KeyError`` for an unknown game.
         """
         cls = game_class(game)
-        check_new_names(players)
+        players = check_new_names(players)
         if first is None:
             first = self._rng.randrange(len(players)) if players else 0
         new = cls(players, first=first, **(options or {}))
@@ -324,7 +330,8 @@ class GameSession:
         game = self._need_game()
         trial = game.copy()
         result = trial.throw(values)  # checks the throw; raises before anything is saved
-        seq = self.store.append(self.game_id, game.event_to_json(Throw(result.values)), frame=frame)
+        seq = self.store.append(self.game_id, game.event_to_json(Throw(result.values)), frame=frame,
+                                ends=_ends(trial))
         game.throw(result.values)
         card_full = frame is not None and self.store.frame_error is not None
         if frame is not None and self.recorder is not None:
@@ -352,16 +359,28 @@ class GameSession:
             raise DurchmarschNothingToUndo("only a throw can be corrected, and the last event is not one")
         trial = game.copy()
         trial.undo()
-        trial.throw(values)  # raises before anything changes
-        self.undo()
-        return self.throw(values, frame=frame)
+        result = trial.throw(values)  # raises before anything changes
+        old = game.events[-1]
+        seq = self.store.replace_last(self.game_id, game.event_to_json(Throw(result.values)), frame=frame,
+                                      ends=_ends(trial))  # the old throw out, the new one in: one transaction
+        game.undo()
+        game.throw(result.values)
+        if self.recorder is not None:
+            try:
+                self.recorder.forget(game=self.game_id, seq=seq)
+                if frame is not None:
+                    self.recorder.record(frame, result.values, game=self.game_id, seq=seq)
+            except OSError:
+                log.exception("could not record the corrected throw %s", old)
+        self._after(Change("throw", result=result, frame=frame))
+        return result
 
     def decide(self, decision: str) -> None:
         """Apply stop/continue (saved first). Raises the engine's errors when not due."""
         game = self._need_game()
         trial = game.copy()
         trial.decide(decision)
-        self.store.append(self.game_id, game.event_to_json(trial.events[-1]))
+        self.store.append(self.game_id, game.event_to_json(trial.events[-1]), ends=_ends(trial))
         game.decide(decision)
         self._after(Change("decision"))
 
@@ -388,15 +407,18 @@ class GameSession:
         game = self._need_game()
         trial = game.copy()
         trial.apply(event)
-        self.store.append(self.game_id, game.event_to_json(event))
+        self.store.append(self.game_id, game.event_to_json(event), ends=_ends(trial))
         result = game.apply(event)
         self._after(Change("event"))
         return result
 
+    def transaction(self):
+        """Everything the session stores inside commits together or not at all
+        (:meth:`companion.storage.Store.transaction`): a rematch's end and start."""
+        return self.store.transaction()
+
     def _after(self, change: Change) -> None:
         game = self.game
-        if game.is_over:
-            self.store.finish(self.game_id, game.winner)
         self._emit(change)
         if game.is_over:
             self._emit(Change("over"))
