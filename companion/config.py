@@ -39,10 +39,16 @@ A file that is not valid TOML, or a value of the wrong type, raises
 from __future__ import annotations
 
 import copy
+import math
 import os
 import tomllib
 
-__all__ = ["ConfigError", "DEFAULTS", "CHOICES", "load_config", "merge", "default_path"]
+from .files import InputError, read_input, short_path
+
+__all__ = ["ConfigError", "DEFAULTS", "CHOICES", "RANGES", "load_config", "merge", "validate", "default_path"]
+
+#: The largest config file read, bytes.
+MOST_BYTES = 64 * 1024
 
 DEFAULTS: dict = {
     "camera": {"source": "auto", "width": 1640, "height": 1232, "index": 0, "path": "", "loop": True},
@@ -65,6 +71,18 @@ CHOICES = {
 }
 
 
+#: Allowed ranges of numeric keys, ``(lowest, highest)`` inclusive; floats must also be finite.
+#: GPIO: BCM 1–27 for the buttons; 0 means "none fitted" for an LED or the buzzer.
+RANGES = {
+    ("camera", "width"): (16, 8192), ("camera", "height"): (16, 8192), ("camera", "index"): (0, 63),
+    ("gpio", "stop_pin"): (1, 27), ("gpio", "continue_pin"): (1, 27),
+    ("gpio", "stop_led"): (0, 27), ("gpio", "continue_led"): (0, 27), ("gpio", "buzzer"): (0, 27),
+    ("gpio", "debounce"): (0.001, 1.0), ("gpio", "hold_undo"): (0.2, 30.0),
+    ("app", "keep_frame_games"): (0, 1_000_000), ("app", "keep_recorded"): (0, 10_000_000),
+}
+_PINS = ("stop_pin", "continue_pin", "stop_led", "continue_led", "buzzer")
+
+
 class ConfigError(ValueError):
     """A configuration file that cannot be used; the message names the file and key."""
 
@@ -78,24 +96,65 @@ def load_config(path: str | None = None) -> dict:
     """The configuration: defaults overlaid with the file at ``path`` (see module doc).
 
     A missing default file gives the defaults; a missing file named explicitly,
-    broken TOML, an unknown section or key, or a value of the wrong type raises
+    a file that is not regular (a FIFO, a device), over 64 KiB, not UTF-8,
+    broken or too deeply nested TOML, an unknown section or key, a value of
+    the wrong type or outside its range (:func:`validate`) raises
     :class:`ConfigError`.
     """
     explicit = path is not None
     path = path or default_path()
     cfg = copy.deepcopy(DEFAULTS)
-    if os.path.exists(path):
+    name = short_path(path)
+    try:
+        raw = read_input(path, most=MOST_BYTES)
+    except FileNotFoundError:
+        if explicit:
+            raise ConfigError(f"{name}: no such config file") from None
+        raw = None
+    except (InputError, OSError, ValueError) as e:
+        raise ConfigError(str(e) if isinstance(e, InputError) else f"{name}: cannot read: {e}") from None
+    if raw is not None:
         try:
-            with open(path, "rb") as f:
-                data = tomllib.load(f)
+            data = tomllib.loads(raw.decode("utf-8"))
+        except UnicodeDecodeError as e:
+            raise ConfigError(f"{name}: not UTF-8 text (byte {e.start})") from None
         except tomllib.TOMLDecodeError as e:
-            raise ConfigError(f"{path}: not valid TOML: {e}") from None
-        except OSError as e:
-            raise ConfigError(f"{path}: cannot read: {e}") from None
-        merge(cfg, data, path)
-    elif explicit:
-        raise ConfigError(f"{path}: no such config file")
+            raise ConfigError(f"{name}: not valid TOML: {e}") from None
+        except RecursionError:
+            raise ConfigError(f"{name}: not valid TOML: nested too deep") from None
+        merge(cfg, data, name)
+    validate(cfg, name)
     cfg["app"]["data_dir"] = os.path.expanduser(cfg["app"]["data_dir"])
+    return cfg
+
+
+def validate(cfg: dict, source: str) -> dict:
+    """Check every value's range in one place (:data:`RANGES`; GPIO pins in use
+    distinct; the PIN 4–8 digits; ``data_dir`` a non-empty path without
+    control characters; text settings without NUL). Raises
+    :class:`ConfigError` naming ``source``, the key and the allowed range.
+    Returns ``cfg``."""
+    for (section, key), (low, high) in RANGES.items():
+        v = cfg.get(section, {}).get(key, low)
+        if isinstance(v, float) and not math.isfinite(v) or not low <= v <= high:
+            raise ConfigError(f"{source}: {section}.{key} must be from {low} to {high}, got {v!r}")
+    used: dict[int, str] = {}
+    for key in _PINS:
+        pin = cfg.get("gpio", {}).get(key, 0)
+        if pin and pin in used:
+            raise ConfigError(f"{source}: gpio.{key} must differ from gpio.{used[pin]} (both are pin {pin})")
+        used[pin] = key
+    app = cfg.get("app", {})
+    pin = app.get("pin", "1234")
+    if not (pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 8):
+        raise ConfigError(f"{source}: app.pin must be 4 to 8 digits, got {short_path(pin, 30)!r}")
+    d = app.get("data_dir", "~")
+    if not d.strip() or len(d) > 1024 or not d.isprintable():
+        raise ConfigError(f"{source}: app.data_dir must be a folder's path (1 to 1024 printable characters), "
+                          f"got {short_path(d, 60)!r}")
+    path = cfg.get("camera", {}).get("path", "")
+    if not isinstance(path, str) or not path.isprintable() or len(path) > 4096:
+        raise ConfigError(f"{source}: camera.path must be a path of printable characters")
     return cfg
 
 
@@ -109,22 +168,22 @@ def merge(cfg: dict, data: dict, source: str) -> dict:
     """
     for section, values in data.items():
         if section not in cfg:
-            raise ConfigError(f"{source}: unknown section [{section}] (known: {', '.join(cfg)})")
+            raise ConfigError(f"{source}: unknown section [{short_path(section, 40)}] (known: {', '.join(cfg)})")
         if not isinstance(values, dict):
             raise ConfigError(f"{source}: [{section}] must be a table")
         for key, value in values.items():
             if key not in cfg[section]:
-                raise ConfigError(f"{source}: unknown key {section}.{key}")
+                raise ConfigError(f"{source}: unknown key {section}.{short_path(key, 40)}")
             want = type(DEFAULTS[section][key])
             ok = isinstance(value, want) and not (want is int and isinstance(value, bool))
             if want is float and isinstance(value, int) and not isinstance(value, bool):
                 value, ok = float(value), True
             if not ok:
-                raise ConfigError(
-                    f"{source}: {section}.{key} must be {want.__name__}, got {type(value).__name__} {value!r}"
-                )
+                raise ConfigError(f"{source}: {section}.{key} must be {want.__name__}, "
+                                  f"got {type(value).__name__} {short_path(repr(value), 40)}")
             allowed = CHOICES.get((section, key))
             if allowed and value not in allowed:
-                raise ConfigError(f"{source}: {section}.{key} must be one of {', '.join(allowed)}, got {value!r}")
+                raise ConfigError(f"{source}: {section}.{key} must be one of {', '.join(allowed)}, "
+                                  f"got {short_path(repr(value), 40)}")
             cfg[section][key] = value
     return cfg

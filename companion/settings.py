@@ -24,8 +24,8 @@ import json
 import os
 import secrets
 
-from .config import DEFAULTS, ConfigError, merge
-from .files import write_atomically
+from .config import DEFAULTS, ConfigError, merge, validate
+from .files import InputError, read_input, short_path, write_atomically
 
 __all__ = ["SETTINGS_FILE", "SettingsError", "load_settings", "save_settings", "apply_settings",
            "hash_pin", "check_pin"]
@@ -41,20 +41,27 @@ class SettingsError(ValueError):
 def load_settings(data_dir: str) -> dict:
     """The stored settings (``{}`` when none were saved).
 
-    A file that is not JSON, or holds keys the config does not know, raises
-    :class:`SettingsError`; the file is left as it is for inspection.
+    A file that is not regular, over 64 KiB, not UTF-8 JSON (or nested too
+    deep), or holds keys or values the config does not accept (:func:`companion.config.validate`)
+    raises :class:`SettingsError`; the file is left as it is for inspection.
     """
     path = os.path.join(data_dir, SETTINGS_FILE)
+    name = short_path(path)
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+        data = json.loads(read_input(path, most=64 * 1024).decode("utf-8"))
     except FileNotFoundError:
         return {}
+    except InputError as e:
+        raise SettingsError(str(e)) from None
+    except RecursionError:
+        raise SettingsError(f"{name}: cannot be read: JSON nested too deep") from None
     except (OSError, ValueError) as e:
-        raise SettingsError(f"{path}: cannot be read: {e}") from None
+        raise SettingsError(f"{name}: cannot be read: {short_path(str(e), 120)}") from None
     if not isinstance(data, dict):
-        raise SettingsError(f"{path}: must hold a JSON object")
-    apply_settings(DEFAULTS, data, source=path)  # raises SettingsError for what the config refuses
+        raise SettingsError(f"{name}: must hold a JSON object")
+    if not isinstance(data.get("pin_hash", ""), str):
+        raise SettingsError(f"{name}: pin_hash must be text")
+    apply_settings(DEFAULTS, data, source=name)  # raises SettingsError for what the config refuses
     return data
 
 
@@ -72,6 +79,7 @@ def apply_settings(cfg: dict, settings: dict, *, source: str = SETTINGS_FILE) ->
     out = {k: (copy.deepcopy(v) if isinstance(v, dict) else v) for k, v in cfg.items()}
     try:
         merge(out, {k: v for k, v in settings.items() if k != "pin_hash"}, source)
+        validate(out, source)
     except ConfigError as e:
         raise SettingsError(str(e)) from None
     if "pin_hash" in settings:

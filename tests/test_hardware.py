@@ -229,9 +229,9 @@ def test_without_a_config_file_the_data_lives_in_the_home_folder(tmp_path, monke
 
 def test_config_file(tmp_path):
     p = tmp_path / "c.toml"
-    p.write_text('[gpio]\nstop_pin = 17\ndebounce = 1\n[camera]\nsource = "mock"\n')
+    p.write_text('[gpio]\nstop_pin = 13\ndebounce = 1\n[camera]\nsource = "mock"\n')
     cfg = load_config(str(p))
-    assert cfg["gpio"]["stop_pin"] == 17 and cfg["gpio"]["debounce"] == 1.0
+    assert cfg["gpio"]["stop_pin"] == 13 and cfg["gpio"]["debounce"] == 1.0
     assert cfg["gpio"]["continue_pin"] == 6  # default kept
     p.write_text("[gpio\nstop_pin = ")
     with pytest.raises(ConfigError, match="not valid TOML"):
