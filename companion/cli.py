@@ -149,8 +149,9 @@ def _read(args) -> int:
     import cv2
 
     from vision.calibrate import CalibrationError, find_tray, load_area
-    from vision.reader import UnreadableImage, annotate, load_image, read_throw
+    from vision.reader import annotate, read_throw
 
+    from .inputs import image_error, load_input_image
     from .prompts import reason_text
 
     status = 0
@@ -167,25 +168,22 @@ def _read(args) -> int:
     if args.annotate:
         os.makedirs(args.annotate, exist_ok=True)
     for path in args.images:
-        try:
-            img = load_image(path)
-        except UnreadableImage as e:
-            status = 1
-            if args.json:
-                print(json.dumps({"image": path, "error": str(e)}), flush=True)
-            else:
-                print(f"{path}: error: {e}", file=sys.stderr)
-            continue
         t0 = time.perf_counter()
-        area = None
-        if stored is not None:
-            area = stored.scaled((img.shape[1], img.shape[0]))
-        elif args.find_tray:
-            try:
-                area = find_tray(img)
-            except CalibrationError:
-                area = None  # no tray: read the whole picture
-        read = read_throw(img, expect=args.expect, area=area, learned=not args.classical)
+        try:
+            img = load_input_image(path)
+            area = None
+            if stored is not None:
+                area = stored.scaled((img.shape[1], img.shape[0]))
+            elif args.find_tray:
+                try:
+                    area = find_tray(img)
+                except CalibrationError:
+                    area = None  # no tray: read the whole picture
+            read = read_throw(img, expect=args.expect, area=area, learned=not args.classical)
+        except (ValueError, cv2.error) as e:  # UnreadableImage is a ValueError
+            status = 1
+            image_error(args, path, e)
+            continue
         dice = read.dice
         ms = (time.perf_counter() - t0) * 1000
         if args.json:
@@ -216,6 +214,7 @@ def _read(args) -> int:
 
 
 def _replay(args) -> int:
+    from .files import short_path
     from .replay import ReplayError, replay_script
 
     status = 0
@@ -223,13 +222,14 @@ def _replay(args) -> int:
         try:
             done = replay_script(path)
             state = done.state
-        except (ReplayError, OSError) as e:
+        except (ReplayError, OSError, ValueError) as e:
             status = 2
-            msg = str(e) if isinstance(e, ReplayError) else f"line 0: cannot open script: {e}"
+            msg = str(e) if isinstance(e, ValueError) else f"line 0: cannot open script: {e.strerror or e}"
+            msg = " ".join(msg.split())[:300]
             if args.json:
                 print(json.dumps({"script": path, "error": msg}), flush=True)
             else:
-                print(f"{path}: error: {msg}", file=sys.stderr)
+                print(f"{short_path(path)}: error: {msg}", file=sys.stderr)
             continue
         if args.json:
             out = dict(state)
@@ -418,16 +418,17 @@ def _calibrate(args) -> int:
     ``<data_dir>/calibration.json``. Exit 2 on a config, camera or calibration error."""
     from hardware.camera import CameraError, open_camera
     from vision.calibrate import CalibrationError, calibrate
-    from vision.reader import UnreadableImage, load_image
+    from vision.reader import UnreadableImage
 
     from .calibration import store_calibration
     from .config import ConfigError, load_config
+    from .inputs import load_input_image
 
     try:
         cfg = load_config(args.config)
         controls = {}
         if args.image:
-            frame = load_image(args.image)
+            frame = load_input_image(args.image)
         else:
             cam = open_camera(cfg["camera"])
             try:
@@ -444,7 +445,7 @@ def _calibrate(args) -> int:
             print(f"warning: {warning}", file=sys.stderr)
         path = store_calibration(cfg["app"]["data_dir"], area, controls)
     except (ConfigError, CameraError, CalibrationError, UnreadableImage, ValueError, OSError) as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(f"error: {' '.join(str(e).split())[:300]}", file=sys.stderr)
         return 2
     die = f"{area.die_size:.0f} px" if area.die_size else "not measured"
     print(f"tray: {len(area.polygon)} corners in a {size[0]}×{size[1]} frame; die size {die}; saved to {path}")

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from . import game as _game
 from .game import Outcome, Termination
 
-__all__ = ["Fenn", "BlackThrow", "Step", "SetBlack", "EndTurn", "Pass", "Turn", "FennError", "DICE", "BLACK_FACES",
+__all__ = ["Fenn", "BlackThrow", "Step", "SetBlack", "EndTurn", "Pass", "Turn", "FennError", "whole", "DICE", "BLACK_FACES",
            "Position", "COLOURS", "GOAL"]
 
 #: The faces of Miwin's dice III and IV by colour (F1): "miwin" as on the author's site, "wikipedia" swapped.
@@ -45,6 +45,15 @@ BLUE, RED = 0, 1
 COLOURS = ("blue", "red")
 GOAL = (9, 1)  # F4: blue wins on 9, red on 1
 START = ((1, 5), (9, 5))  # F2
+
+
+def whole(value, what: str) -> int:
+    """``value`` when it is a whole number (a JSON integer, not ``true``, ``3.0``
+    or ``"3"``); else ``ValueError`` naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{what} must be a whole number, not {str(value)[:20]!r}" if isinstance(value, str)
+                         else f"{what} must be a whole number, not {str(value)[:20]}")
+    return value
 
 
 class FennError(_game.IllegalEvent, ValueError):
@@ -430,12 +439,17 @@ class Fenn:
 
     @staticmethod
     def event_from_json(data: dict):
+        if not isinstance(data, dict):
+            raise ValueError(f"a Fenn event is an object, not {type(data).__name__}")
         if "black" in data:
-            return BlackThrow(int(data["black"]))
+            return BlackThrow(whole(data["black"], "black"))
         if "step" in data:
-            return Step(*map(int, data["step"]))
+            step = data["step"]
+            if not isinstance(step, list) or len(step) != 2:
+                raise ValueError(f"a step is [field, top], not {str(step)[:40]}")
+            return Step(whole(step[0], "field"), whole(step[1], "top"))
         if "set_black" in data:
-            return SetBlack(int(data["set_black"]))
+            return SetBlack(whole(data["set_black"], "set_black"))
         if "end_turn" in data:
             return EndTurn()
         if data.get("turn") == "pass":
@@ -444,5 +458,6 @@ class Fenn:
             t = data["turn"]
             if not {"field", "top"} <= set(t) <= {"field", "top", "black"}:
                 raise ValueError(f"a whole turn is {{\"field\": F, \"top\": T, \"black\": B}}, not {t!r}")
-            return Turn(int(t["field"]), int(t["top"]), None if t.get("black") is None else int(t["black"]))
-        raise ValueError(f"not a Fenn event: {data!r}")
+            return Turn(whole(t["field"], "field"), whole(t["top"], "top"),
+                        None if t.get("black") is None else whole(t["black"], "black"))
+        raise ValueError(f"not a Fenn event: {str(data)[:80]}")

@@ -24,10 +24,13 @@ __all__ = ["read_fenn_images", "calibrate_board", "load_stored_board"]
 
 def read_fenn_images(args) -> int:
     """``companion read --game fenn``: see the module text. Returns the exit code."""
+    import cv2
+
     from vision.diceset import DICE_SETS
     from vision.fenn import BoardError, find_board, load_board
-    from vision.reader import Reader, UnreadableImage, load_image
+    from vision.reader import Reader
 
+    from .inputs import image_error, load_input_image
     from .prompts import reason_text
 
     stored = None
@@ -41,16 +44,13 @@ def read_fenn_images(args) -> int:
     reader = Reader(dice=DICE_SETS[getattr(args, "dice", "miwin")])
     for path in args.images:
         try:
-            img = load_image(path)
+            img = load_input_image(path)
             board = stored if stored is not None else find_board(img)
-        except (UnreadableImage, BoardError) as e:
+            r = reader.read_board(img, board)
+        except (ValueError, BoardError, cv2.error) as e:  # UnreadableImage is a ValueError
             status = 1
-            if args.json:
-                print(json.dumps({"image": path, "error": str(e)}), flush=True)
-            else:
-                print(f"{path}: error: {e}", file=sys.stderr)
+            image_error(args, path, e)
             continue
-        r = reader.read_board(img, board)
         if args.json:
             print(json.dumps({"image": path, **r.to_dict()}), flush=True)
         else:
@@ -82,15 +82,16 @@ def calibrate_board(args) -> int:
     """``companion calibrate --game fenn``: find the board (or take ``--ends``) and store it."""
     from hardware.camera import CameraError, open_camera
     from vision.fenn import BOARD_FILE, BoardArea, BoardError, find_board
-    from vision.reader import UnreadableImage, load_image
+    from vision.reader import UnreadableImage
 
     from .config import ConfigError, load_config
     from .files import write_atomically
+    from .inputs import load_input_image
 
     try:
         cfg = load_config(args.config)
         if args.image:
-            frame = load_image(args.image)
+            frame = load_input_image(args.image)
         else:
             cam = open_camera(cfg["camera"])
             try:
@@ -109,7 +110,7 @@ def calibrate_board(args) -> int:
         path = os.path.join(cfg["app"]["data_dir"], BOARD_FILE)
         write_atomically(path, json.dumps(board.to_dict()).encode())
     except (ConfigError, CameraError, BoardError, UnreadableImage, ValueError, OSError) as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(f"error: {' '.join(str(e).split())[:300]}", file=sys.stderr)
         return 2
     print(f"board: field 1 at {tuple(round(v) for v in board.corners[0])}, field 9 at "
           f"{tuple(round(v) for v in board.corners[1])} in a {size[0]}×{size[1]} frame; saved to {path}")

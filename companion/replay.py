@@ -81,11 +81,27 @@ def play_lines(lines: Iterable[str], base: str, *, reader: Callable | None = Non
 def replay_script(path: str, *, reader: Callable | None = None) -> Replay:
     """Play the script at ``path``; returns a :class:`Replay` (state and throw counts).
 
-    Raises :class:`ReplayError` for the first bad line, ``OSError`` when the
-    script cannot be opened.
+    Raises :class:`ReplayError` for the first bad line (a line that is not
+    UTF-8 text is named), ``OSError`` when the script cannot be opened, and
+    :class:`companion.files.InputError` for one that is not a regular file or
+    is over :data:`MOST_BYTES`.
     """
-    with open(path, encoding="utf-8") as f:
-        return replay_lines(f, os.path.dirname(os.path.abspath(path)), reader=reader)
+    from .files import read_input
+
+    raw = read_input(path, most=MOST_BYTES)
+    return replay_lines(_decoded(raw.split(b"\n")), os.path.dirname(os.path.abspath(path)), reader=reader)
+
+
+#: The largest script read, bytes; the longest line, characters.
+MOST_BYTES, MOST_LINE = 32 * 1024 * 1024, 64 * 1024
+
+
+def _decoded(lines: list[bytes]):
+    for n, line in enumerate(lines, 1):
+        try:
+            yield line.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ReplayError(f"line {n}: not UTF-8 text (byte {e.start + 1})") from None
 
 
 def replay_lines(lines: Iterable[str], base: str, *, reader: Callable | None = None) -> Replay:
@@ -114,10 +130,16 @@ def _events(lines: Iterable[str]):
         line = line.strip()
         if not line:
             continue
+        if len(line) > MOST_LINE:
+            raise ReplayError(f"line {n}: {len(line)} characters, more than the {MOST_LINE} allowed")
         try:
             yield n, json.loads(line)
         except json.JSONDecodeError as e:
             raise ReplayError(f"line {n}: not JSON: {e.msg}") from None
+        except RecursionError:
+            raise ReplayError(f"line {n}: not JSON: nested too deep") from None
+        except ValueError as e:  # an integer of thousands of digits
+            raise ReplayError(f"line {n}: not JSON: {str(e)[:80]}") from None
 
 
 def _play(lines: Iterable[str], base: str, session: GameSession) -> Replay:
@@ -172,7 +194,7 @@ def _play_fenn(first_n: int, head: dict, events, session: GameSession) -> Replay
     start throws ``{"black": 3}``, whole turns ``{"turn": {"field": 3, "top": 2,
     "black": 6}}`` (``black`` omitted: unchanged) accepted when the rules reach
     them by a legal turn (F15), and ``{"turn": "pass"}``."""
-    from .fenn import BlackThrow, Pass
+    from .fenn import BlackThrow, Pass, whole
 
     if not {"game", "players"} <= set(head) <= {"game", "players", "options"} or not isinstance(head["players"], list) \
             or not isinstance(head.get("options", {}), dict):
@@ -188,26 +210,26 @@ def _play_fenn(first_n: int, head: dict, events, session: GameSession) -> Replay
             if not isinstance(data, dict) or len(data) != 1:
                 raise ValueError('an event is {"black": N} or {"turn": {...}} or {"turn": "pass"}')
             (key, value), = data.items()
-            if key == "black" and isinstance(value, int):
-                session.apply(BlackThrow(value))
+            if key == "black":
+                session.apply(BlackThrow(whole(value, "black")))
             elif key == "turn" and value == "pass":
                 session.apply(Pass())
             elif key == "turn" and isinstance(value, dict):
                 session.apply(game.event_from_json(data))  # a whole turn (F15), checked by the engine
             else:
-                raise ValueError(f"unknown event {data!r}")
+                raise ValueError(f"unknown event {str(data)[:80]}")
         except (IllegalEvent, ValueError, TypeError) as e:
             raise ReplayError(f"line {n}: {e}") from None
     return Replay(session.game.to_dict())
 
 
 def _load(value, base: str):
-    from vision.reader import load_image
+    from .inputs import load_input_image
 
-    if not isinstance(value, str):
+    if not isinstance(value, str) or not value or "\0" in value:
         raise ValueError("frame must be a path to an image")
     path = value if os.path.isabs(value) else os.path.join(base, value)
-    return load_image(path)  # UnreadableImage is a ValueError
+    return load_input_image(path)  # UnreadableImage is a ValueError
 
 
 def _score_frame(session: GameSession, value, base: str) -> None:
