@@ -365,13 +365,17 @@ def _export(args) -> int:
     store = _open_store(args.config)
     if store is None:
         return 2
+    missing: list[int] = []
     try:
-        lines = export_game(store, args.id)
+        lines = export_game(store, args.id, missing=missing)
     except StorageError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(f"error: {' '.join(str(e).split())[:300]}", file=sys.stderr)
         return 2
     finally:
         store.close()
+    if missing:
+        print(f"warning: game {args.id}: the picture of event{'s' if len(missing) > 1 else ''} "
+              f"{', '.join(map(str, missing))} is missing; exported as the values scored", file=sys.stderr)
     for line in lines:
         print(json.dumps(line))
     return 0

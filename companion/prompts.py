@@ -196,3 +196,20 @@ def undo_text(game: Durchmarsch) -> str | None:
     if last.decision.value == "stop":
         return _("Undo {name}'s stop?").format(name=name)
     return _("Undo {name}'s continue?").format(name=name)
+
+
+def storage_text(repair, hidden: int = 0) -> str | None:
+    """What the start screen says about damaged storage, or None when there is
+    nothing to say. ``repair``: the store's :class:`companion.storage_repair.Repair`
+    (None: the database opened as it was); ``hidden``: how many games are not
+    shown because their stored row cannot be read."""
+    import os
+
+    parts = []
+    if repair is not None:
+        parts.append(_("The saved games were damaged. A copy is kept as {file}; "
+                       "{carried} games were carried over, {lost} could not be read.").format(
+            file=os.path.basename(repair.kept), carried=repair.carried, lost=repair.lost))
+    if hidden:
+        parts.append(_("{n} saved games cannot be read and are not shown; the others are.").format(n=hidden))
+    return " ".join(parts) or None

@@ -282,15 +282,18 @@ def _export_fenn(game) -> list[dict]:
     return lines
 
 
-def export_game(store: Store, game_id: int) -> list[dict]:
+def export_game(store: Store, game_id: int, *, missing: list | None = None) -> list[dict]:
     """A stored game as replay script lines (dicts, one per line).
 
     The first line names the players in the order they threw (the stored
     first player first); a throw with a stored frame becomes
     ``{"frame": PATH, "values": [...]}`` (the values scored, as confirmed at
     the table), one without becomes ``{"roll": [...]}``; decisions stay
-    ``{"decision": ...}``. Raises :class:`companion.storage.StorageError`
-    when there is no such game.
+    ``{"decision": ...}``. A stored frame whose file is gone (removed by
+    hand, or a card's damage) becomes a ``roll`` and its seq is added to
+    ``missing`` (when given), so the script still replays. Raises
+    :class:`companion.storage.StorageError` when there is no such game or it
+    cannot be read.
     """
     saved = store.load(game_id)
     if saved.game.name == "fenn":
@@ -299,9 +302,11 @@ def export_game(store: Store, game_id: int) -> list[dict]:
     first = saved.game.first
     order = players[first:] + players[:first]
     lines: list[dict] = [{"players": order}]
-    for _seq, data, frame in store.events(game_id):
+    for seq, data, frame in store.events(game_id):
         if "throw" in data:
-            if frame:
+            if frame and not os.path.isfile(frame) and missing is not None:
+                missing.append(seq)
+            if frame and os.path.isfile(frame):
                 lines.append({"frame": frame, "values": list(data["throw"])})
             else:
                 lines.append({"roll": list(data["throw"])})

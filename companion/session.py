@@ -40,7 +40,7 @@ from vision.reasons import Reason
 from .durchmarsch import NothingToUndo as DurchmarschNothingToUndo
 from .durchmarsch import Throw, ThrowResult
 from .game import Game, check_new_names, game_class
-from .storage import Store
+from .storage import StorageError, Store
 
 __all__ = ["GameSession", "Change", "ReadResult", "NoGame", "SCORED", "ASKED", "SAME"]
 
@@ -188,12 +188,16 @@ class GameSession:
 
     def resume(self, game_id: int | None = None) -> bool:
         """Load unfinished game ``game_id`` (the most recent unfinished one when
-        None); False when there is none. Raises
-        :class:`companion.storage.StorageError` for a game that cannot be read."""
+        None); False when there is none, or when it cannot be read (it is then
+        hidden from the lists: :meth:`companion.storage.Store.hide`)."""
         gid = self.store.unfinished() if game_id is None else game_id
         if gid is None:
             return False
-        saved = self.store.load(gid)
+        try:
+            saved = self.store.load(gid)
+        except StorageError as e:  # an event that cannot be read: the game is hidden, the kiosk goes on
+            self.store.hide(gid, str(e))
+            return False
         self.game, self.game_id = saved.game, saved.id
         self._frames = dict(saved.frames)
         self._emit(Change("resume"))

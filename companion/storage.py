@@ -368,8 +368,16 @@ class Store:
 
     def unfinished_games(self) -> list[StoredGame]:
         """Every unfinished game, most recent first (a game left for a new one
-        stays here until the players end it: :meth:`abandon`)."""
-        return [g for g in self.games() if g.finished is None]
+        stays here until the players end it: :meth:`abandon`); hidden games
+        (:meth:`hide`) are left out."""
+        return [g for g in self.games() if g.finished is None and g.id not in self.hidden]
+
+    def hide(self, game_id: int, why: str) -> None:
+        """Leave a game that cannot be read out of the lists (:attr:`hidden`),
+        with a warning in the log; its rows stay in the database as they are."""
+        if game_id not in self.hidden:
+            log.warning("game %s hidden: %s", game_id, why)
+        self.hidden[game_id] = why
 
     def abandon(self, game_id: int) -> None:
         """Mark a game as ended without a winner: only when the players said so."""

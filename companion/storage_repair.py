@@ -189,6 +189,15 @@ def _count_games(path: str) -> int:
         return 0
 
 
+def _either(db: sqlite3.Connection, sql: str, gid: int) -> list:
+    """Rows of ``sql`` (``{}`` where the index choice goes) through the index,
+    or, when a damaged index page stops that, by a scan of the table."""
+    try:
+        return db.execute(sql.format(""), (gid,)).fetchall()
+    except sqlite3.DatabaseError:
+        return db.execute(sql.format("NOT INDEXED"), (gid,)).fetchall()
+
+
 def _salvage(kept: str) -> list[tuple[dict, list, list]]:
     """The games of the damaged copy ``kept`` that can be read whole: each as
     ``(games row by column, event rows, note rows)``. Read from a scratch copy,
@@ -215,16 +224,20 @@ def _salvage(kept: str) -> list[tuple[dict, list, list]]:
             has_notes = bool(db.execute("PRAGMA table_info(notes)").fetchall())
             for gid in ids:
                 try:
-                    row = db.execute(f"SELECT {', '.join(cols)} FROM games WHERE id=?", (gid,)).fetchone()
-                    if row is None:
+                    row = _either(db, f"SELECT {', '.join(cols)} FROM games {{}} WHERE id=?", gid)
+                    if not row:
                         continue
-                    events = db.execute("SELECT game_id, seq, event, frame, ts FROM events WHERE game_id=? "
-                                        "ORDER BY seq", (gid,)).fetchall()
-                    notes = db.execute("SELECT game_id, seq, kind, data, ts FROM notes WHERE game_id=?",
-                                       (gid,)).fetchall() if has_notes else []
+                    events = _either(db, "SELECT game_id, seq, event, frame, ts FROM events {} WHERE game_id=? "
+                                     "ORDER BY seq", gid)
                 except sqlite3.DatabaseError as e:
                     log.warning("game %s of the damaged save cannot be read: %s", gid, e)
                     continue
+                try:  # notes (hints shown) never change a game: it is carried without them if need be
+                    notes = _either(db, "SELECT game_id, seq, kind, data, ts FROM notes {} WHERE game_id=?",
+                                    gid) if has_notes else []
+                except sqlite3.DatabaseError:
+                    notes = []
+                row = row[0]
                 out.append((dict(zip(cols, row)), events, notes))
         except sqlite3.DatabaseError as e:
             log.warning("the damaged save %s cannot be read: %s", short_path(kept), e)

@@ -361,8 +361,19 @@ def _make_app(cfg, driver):
                 self.table.resume()
 
         def offer_resume(self, games=None):
-            """Offer the unfinished games (after a restart, at once)."""
-            games = self.session.store.unfinished_games() if games is None else games
+            """Offer the unfinished games (after a restart, at once); first say
+            what was done to damaged storage, if anything."""
+            from companion.prompts import storage_text
+
+            store = self.session.store
+            games = store.unfinished_games() if games is None else games
+            notice = storage_text(store.repair, len(store.hidden))
+            if notice and self.dialog is None and not getattr(self, "_told_storage", False):
+                self._told_storage = True
+                dialog = S.NoticeDialog(notice)
+                dialog.bind(on_dismiss=lambda *_: Clock.schedule_once(lambda dt: self.offer_resume(), 0))
+                self._open_dialog(dialog)
+                return
             if games and self.dialog is None:
                 self._open_dialog(S.ResumeDialog(games, self.table.resume, self.end_unfinished))
 

@@ -14,7 +14,7 @@ from .board import BoardScreen
 from .calibration import CalibrationScreen
 from .common import BG, TOUCH
 from .correction import CorrectionScreen
-from .dialogs import HistoryDialog, MenuDialog, PinDialog, ResumeDialog, RulesDialog, UndoDialog
+from .dialogs import HistoryDialog, MenuDialog, NoticeDialog, PinDialog, ResumeDialog, RulesDialog, UndoDialog
 from .end import EndScreen
 from .fenn import FennScreen
 from .fenn_end import FennEndScreen
@@ -24,4 +24,4 @@ from .start import StartScreen
 
 __all__ = ["StartScreen", "GameScreen", "FennScreen", "FennEndScreen",
            "CorrectionScreen", "EndScreen", "SettingsScreen", "CalibrationScreen", "BoardScreen",
-           "UndoDialog", "PinDialog", "MenuDialog", "ResumeDialog", "HistoryDialog", "RulesDialog", "TOUCH", "BG"]
+           "UndoDialog", "PinDialog", "MenuDialog", "ResumeDialog", "NoticeDialog", "HistoryDialog", "RulesDialog", "TOUCH", "BG"]

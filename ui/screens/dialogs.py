@@ -16,7 +16,20 @@ from ..widgets import (
 )
 from .common import BLUE, GREY, RED, TOUCH, big_button, button_bar, pressed, small_button, wrapped
 
-__all__ = ["UndoDialog", "PinDialog", "MenuDialog", "ResumeDialog", "HistoryDialog", "RulesDialog"]
+__all__ = ["UndoDialog", "PinDialog", "MenuDialog", "ResumeDialog", "HistoryDialog", "RulesDialog", "NoticeDialog"]
+
+
+class NoticeDialog(ModalView):
+    """A notice with one OK button (the saved games were damaged and repaired)."""
+
+    def __init__(self, text: str, **kw):
+        super().__init__(size_hint=(0.86, None), height=dp(260), auto_dismiss=False, **kw)
+        box = BoxLayout(orientation="vertical", padding=12, spacing=10)
+        self.label = wrapped(Label(text=text, font_size="19sp", halign="center", valign="middle"))
+        box.add_widget(self.label)
+        box.add_widget(button_bar([pressed(big_button(_("OK"), BLUE, font_size="18sp"), self.dismiss)],
+                                  height=dp(60)))
+        self.add_widget(box)
 
 
 class UndoDialog(ModalView):

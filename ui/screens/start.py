@@ -226,8 +226,9 @@ class StartScreen(Screen):
     def start(self):
         try:
             check_new_names(self.names())
-        except ValueError:
-            self.error.text = _("Two players have one name: tell them apart (Anna B., Anna K.).")
+        except ValueError as e:
+            self.error.text = (_("Two players have one name: tell them apart (Anna B., Anna K.).")
+                               if "must differ" in str(e) else _("A name is 1 to 24 characters, none of them hidden."))
             return
         try:
             if self.game == "fenn":
