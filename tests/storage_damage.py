@@ -15,20 +15,36 @@ from companion.fenn import BlackThrow, Turn
 from companion.session import GameSession
 from companion.storage import Store
 
-__all__ = ["make_games", "DAMAGES", "damaged"]
+__all__ = ["make_games", "play_to_the_end", "DAMAGES", "damaged"]
+
+
+def play_to_the_end(s: GameSession) -> None:
+    """Play the session's Durchmarsch game until the roller wins (every throw
+    forms its target, every decision is continue)."""
+    from ui.snapshot import winning_values
+
+    while not s.game.is_over:
+        if s.game.decision_due:
+            s.decide("continue")
+        else:
+            s.throw(winning_values(s.game.target, s.game.dice_to_throw))
 
 
 def make_games(root: str, *, n: int = 24) -> None:
-    """``n`` Durchmarsch games (every third one unfinished, each with a few
-    throws and decisions) and one Fenn game with a hint note, then closed."""
+    """``n`` Durchmarsch games of three players (in turn won, ended by the
+    players after a few throws, unfinished) and one unfinished Fenn game with a
+    hint note, then closed."""
     store = Store(root)
     s = GameSession(store)
     for i in range(n):
         s.start([f"Anna{i}", "Ben", "Cleo"], first=0)
+        if i % 3 == 0:
+            play_to_the_end(s)
+            continue
         for _ in range(6 + i % 5):
             s.throw([6, 4, 1, 2, 3, 5, 5, 2])
             s.decide("stop")
-        if i % 3:
+        if i % 3 == 1:
             store.abandon(s.game_id)
     s.start(["Dora", "Emil"], first=0, game="fenn")
     s.apply(BlackThrow(6))
@@ -105,9 +121,19 @@ DAMAGES = {
 }
 
 
+_TEMPLATE: list[str] = []
+
+
 def damaged(root: str, name: str) -> str:
-    """A data folder at ``root`` with :func:`make_games`' games, damaged by ``name``."""
-    make_games(root)
+    """A data folder at ``root`` with :func:`make_games`' games (made once per
+    process, then copied), damaged by ``name``."""
+    import shutil
+    import tempfile
+
+    if not _TEMPLATE:
+        _TEMPLATE.append(tempfile.mkdtemp(prefix="companion-games-"))
+        make_games(_TEMPLATE[0])
+    shutil.copytree(_TEMPLATE[0], root, dirs_exist_ok=True)
     DAMAGES[name](root)
     return root
 
