@@ -50,12 +50,16 @@ def load_input_image(path: str) -> np.ndarray:
         raise UnreadableImage(str(e)) from None
     if st.st_size > MOST_BYTES:
         raise UnreadableImage(f"{name}: {st.st_size} bytes, more than the {MOST_BYTES} allowed")
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)  # the one line below says it
     try:
         data = np.fromfile(path, dtype=np.uint8)
         img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     except (OSError, cv2.error) as e:
         raise UnreadableImage(f"{name}: not an image OpenCV can decode ({str(e).strip().splitlines()[-1][:80]})") \
             from None
+    finally:
+        cv2.utils.logging.setLogLevel(level)
     if img is None:
         raise UnreadableImage(f"{name}: not an image OpenCV can decode")
     h, w = img.shape[:2]
@@ -67,7 +71,10 @@ def load_input_image(path: str) -> np.ndarray:
 def image_error(args, path: str, err: Exception) -> None:
     """One line for an image that cannot be read (JSON on stdout with ``--json``,
     else on stderr), the path shortened; the call goes on with the next image."""
-    msg = " ".join(str(err).split())[:300]
+    msg = " ".join(str(err).split())
+    for prefix in (short_path(path) + ": ", str(path) + ": "):
+        msg = msg[len(prefix):] if msg.startswith(prefix) else msg
+    msg = msg[:300]
     if args.json:
         print(json.dumps({"image": path, "error": msg}), flush=True)
     else:

@@ -207,9 +207,9 @@ def storage_text(repair, hidden: int = 0) -> str | None:
 
     parts = []
     if repair is not None:
-        parts.append(_("The saved games were damaged. A copy is kept as {file}; "
-                       "{carried} games were carried over, {lost} could not be read.").format(
+        parts.append(_("The saved games were damaged. A copy is kept as {file}. "
+                       "Games carried over: {carried}; games that could not be read: {lost}.").format(
             file=os.path.basename(repair.kept), carried=repair.carried, lost=repair.lost))
     if hidden:
-        parts.append(_("{n} saved games cannot be read and are not shown; the others are.").format(n=hidden))
+        parts.append(_("Saved games that cannot be read: {n}. They are not shown; the others are.").format(n=hidden))
     return " ".join(parts) or None

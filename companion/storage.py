@@ -369,8 +369,19 @@ class Store:
     def unfinished_games(self) -> list[StoredGame]:
         """Every unfinished game, most recent first (a game left for a new one
         stays here until the players end it: :meth:`abandon`); hidden games
-        (:meth:`hide`) are left out."""
-        return [g for g in self.games() if g.finished is None and g.id not in self.hidden]
+        (:meth:`hide`) are left out, and so is one whose events cannot be
+        replayed (it is hidden then: Resume never offers what it cannot load)."""
+        out = []
+        for g in self.games():
+            if g.finished is not None or g.id in self.hidden:
+                continue
+            try:
+                self.load(g.id)
+            except StorageError as e:
+                self.hide(g.id, str(e))
+                continue
+            out.append(g)
+        return out
 
     def hide(self, game_id: int, why: str) -> None:
         """Leave a game that cannot be read out of the lists (:attr:`hidden`),
@@ -430,10 +441,9 @@ class Store:
         out = []
         for i, g, p, st, fin, w, n in self._db.execute(sql):
             try:
-                if not isinstance(g, str) or not isinstance(st, (int, float)) \
-                        or not (fin is None or isinstance(fin, (int, float))) \
+                if not isinstance(g, str) or not _when(st) or not (fin is None or _when(fin)) \
                         or not (w is None or isinstance(w, str)):
-                    raise ValueError("a cell of another type (text in a time column?)")
+                    raise ValueError("a cell of another type (text in a time column?) or a time out of range")
                 out.append(StoredGame(int(i), g, tuple(_players(p)), float(st), fin, w, int(n)))
             except (ValueError, TypeError) as e:
                 if i not in self.hidden:
@@ -471,6 +481,11 @@ class Store:
                 if n not in names:
                     names.append(n)
         return names[:limit]
+
+
+def _when(value) -> bool:
+    """True for a stored time: seconds since the epoch, from 1970 to the year 3000."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < 32_503_680_000
 
 
 def _json(text):
