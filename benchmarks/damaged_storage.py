@@ -108,9 +108,9 @@ def main() -> int:
         ok = p.returncode == 0 and report.get("started")
         started += bool(ok)
         said = [t for t in report.get("texts", {}).values()]
-        notice = next((t for t in (said[0] if said else []) if "damaged" in t or "beschädigt" in t or
-                       "endommag" in t or "danneggiat" in t or "cannot be read" in t or "nicht lesbar" in t
-                       or "Unfinished" in t or "Nicht beendet" in t), "")
+        words = ("damaged", "beschädigt", "endommag", "danneggiat", "cannot be read", "nicht lesbar", "illisible",
+                 "illeggibil", "unfinished", "nicht beendet", "non termin", "non finit", "in corso")
+        notice = next((t for t in (said[0] if said else []) if any(w in t.casefold() for w in words)), "")
         kept = sorted(n for n in os.listdir(data) if ".damaged-" in n or n.endswith(".at-start"))
         print(f"{name:32s} {'started' if ok else 'DID NOT START'} in {time.monotonic() - t0:4.1f} s; "
               f"kept: {', '.join(kept) or '-'}; says: {notice or '(the start screen)'}", flush=True)

@@ -12,7 +12,9 @@ reader sees them: each bad one is its own one-line error, the rest go on.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sys
 
 import numpy as np
@@ -54,7 +56,8 @@ def load_input_image(path: str) -> np.ndarray:
     cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)  # the one line below says it
     try:
         data = np.fromfile(path, dtype=np.uint8)
-        img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+        with _codec_quiet():
+            img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     except (OSError, cv2.error) as e:
         raise UnreadableImage(f"{name}: not an image OpenCV can decode ({str(e).strip().splitlines()[-1][:80]})") \
             from None
@@ -66,6 +69,26 @@ def load_input_image(path: str) -> np.ndarray:
     if not (SIDES[0] <= min(h, w) and max(h, w) <= SIDES[1]) or h * w > MOST_PIXELS:
         raise UnreadableImage(f"{name}: {w}×{h} px; an image is {SIDES[0]} to {SIDES[1]} px a side")
     return img
+
+
+@contextlib.contextmanager
+def _codec_quiet():
+    """Keep the image codecs' own complaints (libpng writes to file descriptor 2
+    itself) off the terminal while one image is decoded: its one error line
+    says what went wrong."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError, AttributeError):
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def image_error(args, path: str, err: Exception) -> None:
