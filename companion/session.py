@@ -25,6 +25,7 @@ replay`` all go through it.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import logging
 import os
@@ -165,7 +166,8 @@ class GameSession:
         if first is None:
             first = self._rng.randrange(len(players)) if players else 0
         new = cls(players, first=first, **(options or {}))
-        self.maintain()
+        if not self.store.in_transaction:  # upkeep removes files: never inside an action's transaction
+            self.maintain()
         self.game_id = self.store.new_game(list(new.players), first=first, game=cls.name, options=new.options)
         self._frames = {}
         game = new
@@ -416,10 +418,19 @@ class GameSession:
         self._after(Change("event"))
         return result
 
+    @contextlib.contextmanager
     def transaction(self):
         """Everything the session stores inside commits together or not at all
-        (:meth:`companion.storage.Store.transaction`): a rematch's end and start."""
-        return self.store.transaction()
+        (:meth:`companion.storage.Store.transaction`): a game's end and the start
+        of the one that replaces it. When it fails, the session's game is the
+        one it had before, as the store is."""
+        game, game_id, frames = self.game, self.game_id, dict(getattr(self, "_frames", {}))
+        try:
+            with self.store.transaction():
+                yield
+        except BaseException:
+            self.game, self.game_id, self._frames = game, game_id, frames
+            raise
 
     def _after(self, change: Change) -> None:
         game = self.game

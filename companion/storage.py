@@ -141,6 +141,11 @@ class Store:
             self._db.close()
             self._db = None
 
+    @property
+    def in_transaction(self) -> bool:
+        """True inside :meth:`transaction`."""
+        return self._depth > 0
+
     @contextlib.contextmanager
     def transaction(self):
         """Everything written inside commits together or not at all (one user

@@ -256,10 +256,11 @@ class FennTable:
             return False
         g = self.game
         old_id = self.session.game_id
-        self.session.start(list(g.players), first=g.first, game="fenn", options=dict(trial.settings))
-        for e in g.events:
-            self.session.apply(e)
-        self.session.store.abandon(old_id)  # its moves go on in the new game; the players chose to switch
+        with self.session.transaction():  # the new game, its moves and the old one's end: one transaction
+            self.session.start(list(g.players), first=g.first, game="fenn", options=dict(trial.settings))
+            for e in g.events:
+                self.session.apply(e)
+            self.session.store.abandon(old_id)  # its moves go on in the new game; the players chose to switch
         self.other_set = False
         try:
             from companion.settings import remember
