@@ -198,15 +198,22 @@ def test_a_fenn_game_is_played_in_the_demo_from_rendered_frames_to_its_end(tmp_p
     assert session.game.is_over and view.screen == "fenn_end" and asked <= moves // 5
 
 
-def test_the_other_kind_of_set_is_offered_a_switch_before_the_first_turn(tmp_path):
+def fenn_at_the_table(root: str):
+    """A Fenn game at a camera's table (scene 9, its board calibrated), the
+    black die thrown (3): ``(scene, session, controller)``."""
     from tests.test_controller import RecordingView
     from ui.controller import TableController
 
     scene, board = _scene(9)
-    session = GameSession(Store(str(tmp_path)), board=board)
+    session = GameSession(Store(root), board=board)
     c = TableController(session, RecordingView(), hints=False)
     session.start(["Anna", "Ben"], first=0, game="fenn")
     session.apply(BlackThrow(3))
+    return scene, session, c
+
+
+def test_the_other_kind_of_set_is_offered_a_switch_before_the_first_turn(tmp_path):
+    scene, session, c = fenn_at_the_table(str(tmp_path))
     frame, _ = scene.frame(blue=(1, 5), red=(9, 5), black=7, seed=1)
     assert session.take(session.read(frame), frame) == SCORED  # 5 is on both kinds of set: no doubt yet
     assert not c.fenn.can_switch_dice()

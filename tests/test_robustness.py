@@ -366,17 +366,10 @@ def test_names_are_trimmed_and_normalised():
 def test_switching_the_dice_set_is_one_transaction(tmp_path):
     """Fenn's "the set is the other kind": the new game, its moves and the old
     game's end commit together; when a write fails, the old game is as it was."""
-    from companion.fenn import BlackThrow
     from companion.session import ASKED
-    from tests.test_controller import RecordingView
-    from tests.test_fenn_camera import _scene
-    from ui.controller import TableController
+    from tests.test_fenn_camera import fenn_at_the_table
 
-    scene, board = _scene(9)
-    session = GameSession(Store(str(tmp_path)), board=board)
-    c = TableController(session, RecordingView(), hints=False)
-    session.start(["Anna", "Ben"], first=0, game="fenn")
-    session.apply(BlackThrow(3))
+    scene, session, c = fenn_at_the_table(str(tmp_path))
     frame, _ = scene.frame(blue=(1, 8), red=(9, 5), black=7, seed=2)
     assert session.take(session.read(frame), frame) == ASKED and c.fenn.can_switch_dice()
     old, events = session.game_id, session.store.events(session.game_id)
