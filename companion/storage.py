@@ -111,7 +111,7 @@ class Store:
 
     def __init__(self, root: str, *, busy: float = 10.0):
         from .files import remove_stale_temp
-        from .storage_repair import keep_wal, open_checked
+        from .storage_repair import OpenError, keep_wal, open_checked
 
         self.root = root
         self.recovered_from: str | None = None
@@ -131,7 +131,10 @@ class Store:
         self.path = os.path.join(root, "companion.db")
         remove_stale_temp(root)
         keep_wal(self.path)
-        self._db, self.repair = open_checked(self.path, SCHEMA, busy)
+        try:
+            self._db, self.repair = open_checked(self.path, SCHEMA, busy)
+        except OpenError as e:
+            raise StorageError(str(e)) from e
         if self.repair is not None:
             self.recovered_from = self.repair.kept
 
@@ -229,8 +232,8 @@ class Store:
         try:
             self._insert(game_id, seq, event_json, frame_path, ends)
         except sqlite3.OperationalError as e:
-            if "full" not in str(e).lower():
-                raise StorageError(f"{self.path}: cannot save event {seq} of game {game_id}: {e}") from e
+            if "full" not in str(e).lower() or self.in_transaction:  # inside an action: pictures stay until it ends
+                raise StorageError(f"{short_path(self.path)}: cannot save event {seq} of game {game_id}: {e}") from e
             # The card is full: free the oldest games' pictures and try once more.
             freed = self.prune_frames(keep_games=1)
             log.error("the card is full (%s); %d bytes of old pictures freed", e, freed[1])

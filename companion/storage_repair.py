@@ -24,13 +24,18 @@ from dataclasses import dataclass
 
 from .files import short_path
 
-__all__ = ["Repair", "open_checked", "keep_wal"]
+__all__ = ["Repair", "OpenError", "open_checked", "keep_wal"]
 
 log = logging.getLogger(__name__)
 
 #: The columns this version reads; a table lacking one is of another layout.
 _COLUMNS = {"games": {"id", "game", "players", "first", "started", "finished", "winner"},
             "events": {"game_id", "seq", "event", "frame", "ts"}}
+
+
+class OpenError(RuntimeError):
+    """The database stays locked, or a damaged one cannot be replaced (the
+    message says which file and why); the store raises it as its StorageError."""
 
 
 @dataclass(frozen=True)
@@ -97,11 +102,9 @@ def open_checked(path: str, schema: str, busy: float) -> tuple[sqlite3.Connectio
     """The database at ``path``, checked and with ``schema``; a damaged one is
     repaired (see the module doc) and the :class:`Repair` returned beside it.
 
-    Raises :class:`companion.storage.StorageError` when the database stays
-    locked for ``busy`` seconds or the folder cannot be written.
+    Raises :class:`OpenError` when the database stays locked for ``busy``
+    seconds or the folder cannot be written.
     """
-    from .storage import StorageError
-
     problem = None
     try:
         st = os.lstat(path)
@@ -123,7 +126,7 @@ def open_checked(path: str, schema: str, busy: float) -> tuple[sqlite3.Connectio
             if isinstance(e, sqlite3.OperationalError) and _locked(e):
                 if db is not None:
                     db.close()
-                raise StorageError(f"{short_path(path)} is locked by another program (waited {busy:g} s)") from e
+                raise OpenError(f"{short_path(path)} is locked by another program (waited {busy:g} s)") from e
             problem = str(e)
         if db is not None:
             db.close()
@@ -132,7 +135,7 @@ def open_checked(path: str, schema: str, busy: float) -> tuple[sqlite3.Connectio
         db = _connect(path, busy)
         _prepare(db, schema)
     except (OSError, sqlite3.Error) as e:
-        raise StorageError(f"{short_path(path)} is damaged ({problem}) and cannot be replaced: {e}") from e
+        raise OpenError(f"{short_path(path)} is damaged ({problem}) and cannot be replaced: {e}") from e
     log.error("the saved games %s were damaged (%s); kept as %s; %d games carried over, %d lost",
               short_path(path), problem, short_path(repair.kept), repair.carried, repair.lost)
     return db, repair

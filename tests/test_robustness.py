@@ -379,3 +379,18 @@ def test_switching_the_dice_set_is_one_transaction(tmp_path):
     assert session.game_id == old and len(session.game.events) == 1
     store = Store(str(tmp_path))
     assert [g.id for g in store.games()] == [old] and store.events(old) == events
+
+
+def test_the_app_starts_on_the_two_damages_that_stopped_it(tmp_path):
+    """The real app, offscreen, on a zeroed page and on a players cell that is
+    not JSON (both stopped it at start with a traceback): it starts, and says so."""
+    import subprocess
+
+    bench = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks",
+                         "damaged_storage.py")
+    p = subprocess.run([sys.executable, bench, "--only", "zeroed page", "--only", "players not JSON", str(tmp_path)],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr[-2000:]
+    assert "started on 2 of 2" in p.stdout
+    assert "The saved games were damaged" in p.stdout and "Saved games that cannot be read: 1" in p.stdout
+    assert len(list(tmp_path.glob("*.png"))) == 2
