@@ -250,7 +250,7 @@ def _open_store(config_path: str | None):
     from .storage import StorageError, Store
 
     try:
-        return Store(load_config(config_path)["app"]["data_dir"])
+        return Store(load_config(config_path)["app"]["data_dir"], tidy=False)  # the app may be writing now
     except (ConfigError, StorageError) as e:
         print(f"error: {e}", file=sys.stderr)
         return None

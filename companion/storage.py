@@ -104,12 +104,13 @@ class Store:
     deleted) and its readable games are carried into a fresh one
     (:mod:`companion.storage_repair`); ``recovered_from`` names the copy and
     ``repair`` says what was done. A database locked by another process is
-    waited for (``busy``, seconds), never moved aside. Raises
-    :class:`StorageError` when the folder cannot be written or the database
-    stays locked.
+    waited for (``busy``, seconds), never moved aside. ``tidy`` False (a
+    command that only reads, while the app may be writing): temporary files
+    and the ``-wal`` are left alone. Raises :class:`StorageError` when the
+    folder cannot be written or the database stays locked.
     """
 
-    def __init__(self, root: str, *, busy: float = 10.0):
+    def __init__(self, root: str, *, busy: float = 10.0, tidy: bool = True):
         from .files import remove_stale_temp
         from .storage_repair import OpenError, keep_wal, open_checked
 
@@ -129,8 +130,9 @@ class Store:
         except OSError as e:
             raise StorageError(f"cannot create the data folder {short_path(root)}: {e}") from e
         self.path = os.path.join(root, "companion.db")
-        remove_stale_temp(root)
-        keep_wal(self.path)
+        if tidy:  # the app's start: nothing else writes here now
+            remove_stale_temp(root)
+            keep_wal(self.path)
         try:
             self._db, self.repair = open_checked(self.path, SCHEMA, busy)
         except OpenError as e:
