@@ -387,7 +387,11 @@ def _make_app(cfg, driver):
         def open_history(self):
             """This game's throws, the players' totals and the rematch tally."""
             if self.session.game is not None:
-                self._open_dialog(S.HistoryDialog(self.session.game, self.session.store, self.session.game_id))
+                from .qr import GameQR
+
+                qr = GameQR(self)  # the game's page by QR code, when [web] is on
+                qr.show(self.session.game_id)
+                self._open_dialog(S.HistoryDialog(self.session.game, self.session.store, self.session.game_id, qr=qr))
 
         def open_rules(self):
             """The rules card of the game, in the screen's language."""

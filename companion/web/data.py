@@ -103,30 +103,28 @@ class ReadOnlyStore(Store):
 
 class Watch:
     """Tells when the database of ``root`` changed: :meth:`version` is a value
-    that differs after every commit by the app (and after the file is replaced),
-    None while there is no database. One connection, kept open, read-only."""
+    that differs after every commit by the app (and after the file is replaced). One connection, kept open, read-only."""
 
     def __init__(self, root: str):
         self.path = os.path.join(root, "companion.db")
         self._db: sqlite3.Connection | None = None
         self._ino: int | None = None
 
-    def version(self) -> tuple | None:
-        """The database's version now (cheap: one ``PRAGMA data_version``)."""
+    def version(self) -> tuple:
+        """The database's version now (cheap: one ``PRAGMA data_version``); ``(None,)`` while there is none."""
         try:
             st = os.stat(self.path)
         except OSError:
             self.close()
-            return None
+            return (None,)
         try:
             if self._db is None or st.st_ino != self._ino:
                 self.close()
                 self._db, self._ino = _connect(self.path), st.st_ino
-            return (st.st_ino, self._db.execute("PRAGMA data_version").fetchone()[0],
-                    _mtime(self.path + "-wal"), _mtime(os.path.join(os.path.dirname(self.path), "status.json")))
+            return (st.st_ino, self._db.execute("PRAGMA data_version").fetchone()[0], _mtime(self.path + "-wal"))
         except (sqlite3.Error, NoDatabase):
             self.close()
-            return ("unreadable", time.time())
+            return ("unreadable", st.st_ino, st.st_mtime_ns)
 
     def close(self) -> None:
         """Close the watching connection."""
@@ -196,7 +194,7 @@ def folder_size(root: str) -> int:
     return total
 
 
-def health(data_dir: str, *, now: float | None = None) -> dict:
+def health(data_dir: str, *, now: float | None = None, used: int | None = None) -> dict:
     """What the owner sees on ``/health``: from the app's heartbeat
     (:mod:`companion.status`) and the disk.
 
@@ -224,4 +222,4 @@ def health(data_dir: str, *, now: float | None = None) -> dict:
     return {"app_running": running, "uptime": now - st["started"] if running and "started" in st else None,
             "camera": camera, "source": cam.get("source"), "scored": scored, "asked": asked,
             "asked_share": asked / (asked + scored) if asked + scored else None,
-            "used": folder_size(data_dir), "free": free, "last_error": st.get("last_error")}
+            "used": folder_size(data_dir) if used is None else used, "free": free, "last_error": st.get("last_error")}

@@ -341,7 +341,8 @@ async def leaderboard(request: Request):
 
 async def health(request: Request):
     page: Page = request.app.state.page
-    h = page.cached(("health", int(time.time() // 5)), lambda: data.health(page.data_dir))
+    used = page.cached(("used", int(time.time() // 30)), lambda: data.folder_size(page.data_dir))
+    h = data.health(page.data_dir, used=used)
     i18n.set_language(page.language(request))
     shown = {"uptime": duration_words(h["uptime"]) if h["uptime"] is not None else None,
              "share": f"{100 * h['asked_share']:.0f} % ({h['asked']} / {h['asked'] + h['scored']})"
