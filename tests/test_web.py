@@ -182,7 +182,7 @@ def test_every_page_in_every_language(table, tmp_path):
     for lang in i18n.LANGUAGES:
         t = i18n.translation(lang)
         for path, word in (("/games", "Games"), ("/leaderboard", "Leaderboard"), ("/health", "Health"),
-                           ("/", "Live"), ("/games/1", "Figures")):
+                           ("/", "Roller"), ("/games/1", "Figures")):
             body = c.get(f"{path}?lang={lang}").text
             assert f'<html lang="{lang}">' in body
             assert f">{t.gettext(word)}<" in body, (lang, path)

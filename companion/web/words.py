@@ -52,7 +52,6 @@ def words() -> dict[str, str]:
         "black_die": _("Black die"),
         "blue": _("Blue"),
         "red": _("Red"),
-        "field": _("Field"),
         "week": _("This week"),
         "month": _("This month"),
         "all": _("All time"),
@@ -75,7 +74,6 @@ def words() -> dict[str, str]:
         "newer": _("Newer"),
         "older": _("Older"),
         "picture": _("The last throw's picture"),
-        "waiting": _("Waiting for the game…"),
         "durchmarsch": "Durchmarsch",
         "fenn": "Fenn",
     }
