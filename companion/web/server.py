@@ -397,8 +397,8 @@ def make_app(cfg: dict) -> Starlette:
         Route("/games/{id:int}/frames/{seq:int}.jpg", frame),
         Route("/leaderboard", leaderboard), Route("/health", health),
     ]
-    app = Starlette(routes=routes, middleware=[Middleware(_Headers)], exception_handlers={404: not_found, 405: not_found, HTTPException: not_found,
-                                                       Exception: failed})
+    handlers = {404: not_found, 405: not_found, HTTPException: not_found, Exception: failed}
+    app = Starlette(routes=routes, middleware=[Middleware(_Headers)], exception_handlers=handlers)
     app.state.page = Page(cfg)
     return app
 

@@ -158,10 +158,10 @@ class HistoryDialog(ModalView):
     def __init__(self, game, store, game_id=None, qr=None, **kw):
         from kivy.uix.scrollview import ScrollView
 
-        from ..qr import row_with
-
         from companion.prompts import result_text
         from companion.stats import rematch_tally, throw_history, totals
+
+        from ..qr import row_with
 
         super().__init__(size_hint=(0.96, 0.96), **kw)
         box = BoxLayout(orientation="vertical", padding=8, spacing=6)
