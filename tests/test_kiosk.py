@@ -60,3 +60,34 @@ def test_bad_pin_is_refused():
     p = subprocess.run(["bash", os.path.join(ROOT, "systemd", "install"), "--dry-run", "--pin", "12ab"],
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and "4-8 digits" in p.stderr
+
+
+def test_the_tables_page_runs_beside_the_kiosk_read_only_and_only_when_enabled(tmp_path):
+    files = _dry_run("--user", "pi", "--pin", "4711")
+    text = files["/etc/systemd/system/dice-companion-web.service"]
+    assert not re.search(r"@[A-Z]+@", text)
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.optionxform = str
+    unit.read_string(text)
+    svc = unit["Service"]
+    cmd = f"{ROOT}/.venv/bin/companion web"
+    assert svc["ExecStart"] == f"{cmd} --config /etc/dice-companion/config.toml"
+    assert svc["ExecCondition"] == f"{cmd} --check --config /etc/dice-companion/config.toml"
+    assert svc["User"] == "pi" and svc["Restart"] == "always" and int(svc["Nice"]) > 0
+    assert svc["ProtectSystem"] == "strict" and svc["PrivateDevices"] == "yes"
+    # The kiosk's config turns it on, on the café's network.
+    path = tmp_path / "config.toml"
+    path.write_text(files["/etc/dice-companion/config.toml"])
+    cfg = load_config(str(path))
+    assert cfg["web"]["enabled"] and cfg["web"]["listen"] == "0.0.0.0:8080"
+    from companion.cli import main
+
+    assert main(["web", "--check", "--config", str(path)]) == 0
+    if shutil.which("systemd-analyze"):
+        unit_path = tmp_path / "dice-companion-web.service"
+        unit_path.write_text(text)
+        p = subprocess.run(["systemd-analyze", "verify", str(unit_path)], capture_output=True, text=True, timeout=60)
+        bad = [line for line in p.stderr.splitlines()
+               if "dice-companion-web.service" in line and "Failed to" not in line and "not found" not in line.lower()
+               and "No such file" not in line and "is not executable" not in line and "user" not in line.lower()]
+        assert not bad, p.stderr

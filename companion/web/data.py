@@ -94,6 +94,12 @@ class ReadOnlyStore(Store):
         i, g, p, st, fin, w, n = row
         return StoredGame(int(i), g, tuple(json.loads(p)), float(st), fin, w, int(n))
 
+    def finished_version(self) -> tuple:
+        """A value that changes only when a game is finished or reopened (an undo after its end):
+        what the leaderboards depend on."""
+        return tuple(self._db.execute("SELECT COUNT(*), MAX(finished), SUM(id) FROM games WHERE finished IS NOT NULL")
+                     .fetchone())
+
     def last_event(self, game_id: int) -> tuple[int, float] | None:
         """``(seq, time)`` of a game's last event, or None."""
         row = self._db.execute("SELECT seq, ts FROM events WHERE game_id=? ORDER BY seq DESC LIMIT 1",

@@ -31,6 +31,7 @@ import time
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -94,9 +95,9 @@ class Page:
             game_name=game_name, **values)
         return HTMLResponse(body, status_code=status)
 
-    def cached(self, key, make):
-        """``make()`` once per database version (the leaderboards replay every game)."""
-        version = self.watch.version()
+    def cached(self, key, make, version=None):
+        """``make()`` once per ``version`` (by default the database's: :class:`data.Watch`)."""
+        version = self.watch.version() if version is None else version
         hit = self._cache.get(key)
         if hit is not None and hit[0] == version:
             return hit[1]
@@ -324,17 +325,22 @@ async def leaderboard(request: Request):
         raise HTTPException(404)
 
     def make():
+        """The totals (every finished game of the period replayed: seconds over a year's games),
+        once per change of the finished games and per hour (the period moves on)."""
         from ..stats import fenn_totals, totals
 
         store = _store(page, since=data.period_start(period))
         if store is None:
             return []
         try:
-            return (fenn_totals if kind == "fenn" else totals)(store)
+            version = (store.finished_version(), int(time.time() // 3600))
+            return page.cached(("leaderboard", kind, period), lambda: (fenn_totals if kind == "fenn" else totals)(store),
+                               version=version)
         finally:
             store.close()
 
-    rows = page.cached(("leaderboard", kind, period, int(time.time() // 3600)), make)
+    # In a worker thread: the live page's event streams go on meanwhile.
+    rows = await run_in_threadpool(make)
     return page.render(request, "leaderboard.html", rows=rows, kind=kind, period=period, periods=list(data.PERIODS),
                        keep=f"&game={kind}&period={period}")
 
