@@ -309,3 +309,36 @@ def test_web_check_says_whether_the_page_is_on(tmp_path, capsys):
     cfg.write_text(f'[app]\ndata_dir = "{tmp_path}"\n[web]\nlisten = "nowhere"\n')
     assert main(["web", "--check", "--config", str(cfg)]) == 2
     assert "web.listen" in capsys.readouterr().err
+
+
+def test_companion_web_serves_until_stopped(tmp_path):
+    import http.client
+    import signal
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'[app]\ndata_dir = "{tmp_path}"\n[web]\nlisten = "127.0.0.1:{port}"\n')
+    p = subprocess.Popen([sys.executable, "-m", "companion.cli", "web", "--config", str(cfg)],
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(100):
+            try:
+                c = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+                c.request("GET", "/games?lang=de")
+                r = c.getresponse()
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            pytest.fail("companion web did not answer")
+        assert r.status == 200 and "Noch keine Spiele." in r.read().decode()
+    finally:
+        p.send_signal(signal.SIGTERM)
+        _out, err = p.communicate(timeout=15)
+    assert p.returncode in (0, -signal.SIGTERM), err  # uvicorn ends by the signal it got, after a clean shutdown
+    assert f"127.0.0.1:{port}" in err and "QR codes" in err  # [web] enabled is off: said so

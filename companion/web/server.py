@@ -71,6 +71,8 @@ class Page:
                                trim_blocks=True, lstrip_blocks=True)
         self.watch = data.Watch(self.data_dir)
         self._cache: dict = {}
+        self._parts: dict = {}
+        self._parts_ino = None
 
     def language(self, request: Request) -> str:
         """``?lang=`` when offered, else the table's language (the config with the settings screen's choice)."""
@@ -94,6 +96,17 @@ class Page:
             w=words(), lang=lang, languages=i18n.LANGUAGES, here=here, q=lambda path, **kw: _link(path, lang, **kw),
             game_name=game_name, **values)
         return HTMLResponse(body, status_code=status)
+
+    def game_parts(self) -> dict:
+        """Each finished game's figures for the leaderboards (``cache`` of
+        :func:`companion.stats.totals`), for the database there now (a new one: a new dict)."""
+        try:
+            ino = os.stat(os.path.join(self.data_dir, "companion.db")).st_ino
+        except OSError:
+            ino = None
+        if ino != self._parts_ino:
+            self._parts, self._parts_ino = {}, ino
+        return self._parts
 
     def cached(self, key, make, version=None):
         """``make()`` once per ``version`` (by default the database's: :class:`data.Watch`)."""
@@ -325,8 +338,8 @@ async def leaderboard(request: Request):
         raise HTTPException(404)
 
     def make():
-        """The totals (every finished game of the period replayed: seconds over a year's games),
-        once per change of the finished games and per hour (the period moves on)."""
+        """The totals, once per change of the finished games and per hour (the period moves on);
+        each game replayed once (its figures kept in :meth:`Page.game_parts`)."""
         from ..stats import fenn_totals, totals
 
         store = _store(page, since=data.period_start(period))
@@ -334,8 +347,9 @@ async def leaderboard(request: Request):
             return []
         try:
             version = (store.finished_version(), int(time.time() // 3600))
-            return page.cached(("leaderboard", kind, period), lambda: (fenn_totals if kind == "fenn" else totals)(store),
-                               version=version)
+            parts = page.game_parts()
+            return page.cached(("leaderboard", kind, period),
+                               lambda: (fenn_totals if kind == "fenn" else totals)(store, cache=parts), version=version)
         finally:
             store.close()
 
