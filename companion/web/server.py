@@ -28,6 +28,7 @@ import logging
 import os
 import sqlite3
 import time
+from contextlib import contextmanager
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
@@ -257,13 +258,25 @@ def _game_id(request: Request) -> int:
     return gid
 
 
-async def game_page(request: Request):
+@contextmanager
+def _game_store(request: Request):
+    """``(page, game id, store)`` for a ``/games/ID`` path, the store closed after;
+    404 when there is no database, no such game, or it cannot be replayed."""
     page: Page = request.app.state.page
     gid = _game_id(request)
     store = _store(page)
     if store is None:
         raise HTTPException(404)
     try:
+        yield page, gid, store
+    except StorageError:
+        raise HTTPException(404) from None
+    finally:
+        store.close()
+
+
+async def game_page(request: Request):
+    with _game_store(request) as (page, gid, store):
         game = store.load(gid).game
         summary = store.summary(gid)
         i18n.set_language(page.language(request))
@@ -283,46 +296,25 @@ async def game_page(request: Request):
                                    "target": r.target, "words": result_text(r, game.players)}
                                   for r in throw_history(game)],
                           stats=game_stats(game))
-    except StorageError:
-        raise HTTPException(404) from None
-    finally:
-        store.close()
     return page.render(request, "game.html", **values)
 
 
 async def export(request: Request):
-    page: Page = request.app.state.page
     from ..replay import export_game
 
-    gid = _game_id(request)
-    store = _store(page)
-    if store is None:
-        raise HTTPException(404)
-    try:
+    with _game_store(request) as (_page, gid, store):
         lines = export_game(store, gid)
-    except StorageError:
-        raise HTTPException(404) from None
-    finally:
-        store.close()
     body = "".join(json.dumps(line) + "\n" for line in lines)
     return Response(body, media_type="application/x-ndjson",
                     headers={"Content-Disposition": f'attachment; filename="game-{gid}.jsonl"'})
 
 
 async def frame(request: Request):
-    page: Page = request.app.state.page
-    if not page.pictures:
+    if not request.app.state.page.pictures:
         raise HTTPException(404)
-    gid, seq = _game_id(request), request.path_params["seq"]
-    store = _store(page)
-    if store is None:
-        raise HTTPException(404)
-    try:
+    with _game_store(request) as (page, gid, store):
+        seq = request.path_params["seq"]
         found = [f for q, _d, f in store.events(gid) if q == seq]
-    except StorageError:
-        raise HTTPException(404) from None
-    finally:
-        store.close()
     frames = os.path.realpath(os.path.join(page.data_dir, "frames")) + os.sep
     if not found or not found[0] or not os.path.realpath(found[0]).startswith(frames) or not os.path.isfile(found[0]):
         raise HTTPException(404)
