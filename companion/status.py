@@ -3,7 +3,7 @@
 The app (``ui/app.py``) keeps one :class:`AppStatus`: it counts the throws
 scored and asked today (from the session's changes), remembers the last error
 line logged, and every few seconds writes ``<data_dir>/status.json``
-atomically (:func:`companion.files.write_atomically`)::
+atomically (:func:`companion.files.write_atomically`, without ``fsync``)::
 
     {"pid": 812, "started": 1764000000.0, "updated": 1764000123.4,
      "camera": {"source": "pi", "demo": false, "reading": true, "last_frame": 1764000123.3},
@@ -103,7 +103,8 @@ class AppStatus:
                            "last_frame": self.last_frame},
                 "today": self.today, "last_error": self.last_error}
         try:
-            write_atomically(os.path.join(self.data_dir, STATUS_FILE), json.dumps(data).encode("utf-8"))
+            # Not flushed to the card every 5 s (wear); a heartbeat lost in a power cut is harmless.
+            write_atomically(os.path.join(self.data_dir, STATUS_FILE), json.dumps(data).encode("utf-8"), sync=False)
         except OSError as e:
             logging.getLogger(__name__).warning("status not written: %s", e)
 

@@ -33,6 +33,7 @@ def words() -> dict[str, str]:
         "wins": _("Wins"),
         "turns": _("Turns"),
         "throws": _("Throws"),
+        "dice": _("Dice"),
         "marks": _("Marks"),
         "misthrows": _("Misthrows"),
         "rows_struck": _("Rows struck"),
