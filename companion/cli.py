@@ -16,6 +16,7 @@
     companion odds [--json]
     companion calibrate [--config F] [--image IMAGE] [--corners "X,Y;X,Y;..."]
     companion snapshot [--size WxH] [--lang LL] OUTDIR
+    companion web [--config F] [--check]
 
 Exit codes: 0 fine; 1 an image could not be read (``read``) or labels are
 missing (``eval-vision``); 2 a script had an illegal or unreadable event
@@ -90,6 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="fenn: find the board of 9 fields instead of the tray")
     c.add_argument("--ends", metavar="X,Y;X,Y", help="fenn: the middles of fields 1 and 9 in pixels instead of finding it")
 
+    wb = sub.add_parser("web", help="serve the table's page: the game live, the games, leaderboards, health")
+    wb.add_argument("--config", help="config file (see companion/config.py)")
+    wb.add_argument("--check", action="store_true", help="only say whether [web] enabled is on (exit 0) or off (exit 1)")
     o = sub.add_parser("odds", help="the chance of forming each target, for 8, 7, 6 and 5 dice")
     o.add_argument("--json", action="store_true", help="one JSON line per case")
 
@@ -130,6 +134,8 @@ def main(argv: list[str] | None = None) -> int:
         return _fenn_solve(args)
     if args.command == "eval-vision":
         return _eval(args)
+    if args.command == "web":
+        return _web(args)
     if args.command == "odds":
         return _odds(args)
     if args.command == "calibrate" and args.game == "fenn":
@@ -454,6 +460,28 @@ def _calibrate(args) -> int:
     die = f"{area.die_size:.0f} px" if area.die_size else "not measured"
     print(f"tray: {len(area.polygon)} corners in a {size[0]}×{size[1]} frame; die size {die}; saved to {path}")
     return 0
+
+
+def _web(args) -> int:
+    """``companion web``: serve the page (read-only) on ``[web] listen``; ``--check``: is it enabled."""
+    from .config import ConfigError, load_config
+    from .web.address import base_url
+
+    try:
+        cfg = load_config(args.config)
+        url = base_url(cfg)
+    except ConfigError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if args.check:
+        print("the table's page is " + ("on" if cfg["web"]["enabled"] else "off ([web] enabled = false)"))
+        return 0 if cfg["web"]["enabled"] else 1
+    from .web.server import serve
+
+    if not cfg["web"]["enabled"]:
+        print("note: [web] enabled = false: served now, but the app shows no QR codes", file=sys.stderr)
+    print(f"the table's page: {url} (listening on {cfg['web']['listen']}; Ctrl+C stops it)", file=sys.stderr)
+    return serve(cfg)
 
 
 def _odds(args) -> int:

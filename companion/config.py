@@ -29,6 +29,12 @@ Example file::
     keep_frame_games = 20  # the pictures of the last 20 games are kept (never an unfinished game's)
     keep_recorded = 2000   # the last 2000 recorded throws (frames with their values) are kept
 
+    [web]                # the table's page (companion web; docs/web.md)
+    enabled = false      # the kiosk: true (its page served, QR codes on the end screen and in the history)
+    listen = "127.0.0.1:8080"  # address:port served ("0.0.0.0:8080": the whole local network)
+    pictures = false     # the throws' pictures shown on the page
+    url = ""             # the address the QR codes give ("": http://<this machine's address>:<port>)
+
 The settings screen stores its changes in ``<data_dir>/settings.json``
 (:mod:`companion.settings`), laid over this file when the app starts.
 
@@ -58,6 +64,7 @@ DEFAULTS: dict = {
             "sound": True, "odds": True, "pin": "1234", "keyboard": "auto",
             "keep_frame_games": 20, "keep_recorded": 2000},
     "fenn": {"faces": "any", "stuck": "pass", "dice": "miwin"},
+    "web": {"enabled": False, "listen": "127.0.0.1:8080", "pictures": False, "url": ""},
 }
 
 #: Allowed values of string keys whose values form a closed set.

@@ -96,10 +96,13 @@ def remove_stale_temp(folder: str, *, most_files: int = 100_000) -> int:
     return removed
 
 
-def write_atomically(path: str, data: bytes) -> None:
+def write_atomically(path: str, data: bytes, *, sync: bool = True) -> None:
     """Write ``data`` to ``path`` so that a power cut leaves the old file or
     the new one, never half of one: a temporary file in the same folder is
     written, flushed to the disk (``fsync``) and renamed over ``path``.
+    ``sync=False`` skips the flush to the disk (for a file rewritten every few
+    seconds whose loss is harmless, like the app's heartbeat: readers never see
+    half of it, but after a power cut it may be empty).
 
     The folder must exist. Raises ``OSError`` when it cannot be written; the
     temporary file is then removed, and ``path`` is as it was.
@@ -110,7 +113,8 @@ def write_atomically(path: str, data: bytes) -> None:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
-            os.fsync(f.fileno())
+            if sync:
+                os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

@@ -21,8 +21,8 @@ from dataclasses import asdict, dataclass
 
 from .durchmarsch import Durchmarsch, Throw
 
-__all__ = ["PlayerStats", "game_stats", "PlayerTotals", "totals", "FennTotals", "fenn_totals", "rematch_tally",
-           "throw_history"]
+__all__ = ["PlayerStats", "game_stats", "PlayerTotals", "totals", "game_totals", "FennTotals", "fenn_totals",
+           "fenn_game_totals", "rematch_tally", "throw_history"]
 
 
 @dataclass(frozen=True)
@@ -99,10 +99,12 @@ class PlayerTotals:
         return asdict(self)
 
 
-def _finished(store, kind: str, *, won: bool = False):
-    """``(summary, game)`` for each finished game of ``kind`` in ``store`` (with
-    ``won``, only those with a winner: the others are not loaded); a game that
-    cannot be read is left out and logged."""
+def _parts(store, kind: str, part, *, won: bool = False, cache: dict | None = None):
+    """``part(summary, game)`` for each finished game of ``kind`` in ``store``
+    (with ``won``, only those with a winner: the others are not loaded); a
+    game that cannot be read is left out and logged. ``cache`` (a dict kept by
+    the caller for one database): each game's part is kept under its stored
+    line (id, events, end, winner), and a game found there is not loaded again."""
     import logging
 
     from .storage import StorageError
@@ -110,30 +112,55 @@ def _finished(store, kind: str, *, won: bool = False):
     for g in store.games():
         if g.game != kind or g.finished is None or (won and g.winner is None):
             continue
+        key = (kind, g.id, g.events, g.finished, g.winner)
+        if cache is not None and key in cache:
+            yield cache[key]
+            continue
         try:
-            yield g, store.load(g.id).game
+            p = part(g, store.load(g.id).game)
         except StorageError as e:
             logging.getLogger(__name__).warning("stats: %s", e)
+            continue
+        if cache is not None:
+            cache[key] = p
+        yield p
 
 
-def totals(store) -> list[PlayerTotals]:
-    """Every player's totals over the finished Durchmarsch games of ``store``
-    (a :class:`companion.storage.Store`), most wins first. A game that cannot
-    be read is left out (the log says which)."""
+def _sum(parts, cls, most=()):
+    """Each player's figures summed over the games' ``parts`` (tuples of ``cls``),
+    names told apart as people read them; the fields in ``most`` take the
+    largest instead. Most wins first."""
     from .game import name_key
 
     acc: dict[str, dict] = {}
-    for _g, game in _finished(store, "durchmarsch", won=True):
-        for s, sheet in zip(game_stats(game), game.sheets):
-            a = acc.setdefault(name_key(s.name), {"name": s.name, "games": 0, "wins": 0, "rows_completed": 0,
-                                                  "misthrows": 0, "longest_march": 0})
-            a["games"] += 1
-            a["wins"] += s.name == game.winner
-            a["rows_completed"] += sum(r.complete for r in sheet.rows)
-            a["misthrows"] += s.misthrows
-            a["longest_march"] = max(a["longest_march"], s.best_turn)
-    out = [PlayerTotals(**a) for a in acc.values()]
+    for part in parts:
+        for t in part:
+            a = acc.get(name_key(t.name))
+            if a is None:
+                acc[name_key(t.name)] = asdict(t)
+                continue
+            for k, v in asdict(t).items():
+                if k != "name":
+                    a[k] = max(a[k], v) if k in most else a[k] + v
+    out = [cls(**a) for a in acc.values()]
     return sorted(out, key=lambda t: (-t.wins, -t.games, t.name.casefold()))
+
+
+def game_totals(game: Durchmarsch) -> tuple[PlayerTotals, ...]:
+    """One finished Durchmarsch game as each player's :class:`PlayerTotals` (``games`` 1)."""
+    return tuple(PlayerTotals(name=s.name, games=1, wins=int(s.name == game.winner),
+                              rows_completed=sum(r.complete for r in sheet.rows), misthrows=s.misthrows,
+                              longest_march=s.best_turn)
+                 for s, sheet in zip(game_stats(game), game.sheets))
+
+
+def totals(store, *, cache: dict | None = None) -> list[PlayerTotals]:
+    """Every player's totals over the finished Durchmarsch games of ``store``
+    (a :class:`companion.storage.Store`), most wins first. A game that cannot
+    be read is left out (the log says which). ``cache``: see :func:`_parts`
+    (the table's page keeps one, so a leaderboard costs one replay per new game)."""
+    parts = _parts(store, "durchmarsch", lambda _g, game: game_totals(game), won=True, cache=cache)
+    return _sum(parts, PlayerTotals, most=("longest_march",))
 
 
 @dataclass(frozen=True)
@@ -154,27 +181,25 @@ class FennTotals:
         return asdict(self)
 
 
-def fenn_totals(store) -> list[FennTotals]:
-    """Every player's totals over the Fenn games of ``store`` played to their
-    end, most wins first. A game that cannot be read is left out (logged)."""
+def fenn_game_totals(store, summary, game) -> tuple[FennTotals, ...]:
+    """One stored Fenn game (``summary`` its :class:`companion.storage.StoredGame`)
+    as each player's :class:`FennTotals`; empty for a game the players ended
+    before its end."""
     from .fenn_hints import hints_used
-    from .game import name_key
 
-    acc: dict[str, dict] = {}
-    for g, game in _finished(store, "fenn"):
-        if game.outcome() is None:
-            continue  # ended by the players before its end
-        used = hints_used(store, g.id, game.players)
-        for name in game.players:
-            a = acc.setdefault(name_key(name), {"name": name, "games": 0, "wins": 0, "draws": 0, "losses": 0,
-                                                "hints": 0})
-            a["games"] += 1
-            a["wins"] += name == game.winner
-            a["draws"] += game.winner is None
-            a["losses"] += game.winner is not None and name != game.winner
-            a["hints"] += used[name]
-    out = [FennTotals(**a) for a in acc.values()]
-    return sorted(out, key=lambda t: (-t.wins, -t.games, t.name.casefold()))
+    if game.outcome() is None:
+        return ()
+    used = hints_used(store, summary.id, game.players)
+    return tuple(FennTotals(name=name, games=1, wins=int(name == game.winner), draws=int(game.winner is None),
+                            losses=int(game.winner is not None and name != game.winner), hints=used[name])
+                 for name in game.players)
+
+
+def fenn_totals(store, *, cache: dict | None = None) -> list[FennTotals]:
+    """Every player's totals over the Fenn games of ``store`` played to their
+    end, most wins first. A game that cannot be read is left out (logged);
+    ``cache`` as for :func:`totals`."""
+    return _sum(_parts(store, "fenn", lambda g, game: fenn_game_totals(store, g, game), cache=cache), FennTotals)
 
 
 def rematch_tally(store, players, *, game: str | None = None) -> dict[str, int]:

@@ -103,6 +103,11 @@ def _make_app(cfg, driver):
             self.session.maintain()  # storage bounded: old pictures removed, the database vacuumed now and then
             self.camera, self.demo = open_table_camera(self.cfg["camera"], data_dir)
             self.watcher = ThrowWatcher(self.session)
+            from companion.status import AppStatus  # the heartbeat the table's page reads (companion/web)
+
+            self.status = AppStatus(data_dir, source=self.cfg["camera"]["source"], demo=self.demo)
+            logging.getLogger().addHandler(self.status.handler)
+            self.session.subscribe(self.status.on_change)
             self.table = TableController(self.session, self, camera=self.camera, demo=self.demo,
                                          watcher=self.watcher, subscribe=False)
             self.session.subscribe(lambda ch: Clock.schedule_once(lambda dt: self.table.on_change(ch)))
@@ -122,6 +127,7 @@ def _make_app(cfg, driver):
             self.worker = FrameWorker(self.camera, self._frame_from_worker)
             self.worker.start()
             threading.Thread(target=self._watch_loop, name="watch", daemon=True).start()
+            self.status.start(lambda: self._latest)
             self._open_hardware()
             self._notify_systemd()
             # After a restart (a power cut, a reboot), the unfinished games are offered at once.
@@ -392,7 +398,11 @@ def _make_app(cfg, driver):
         def open_history(self):
             """This game's throws, the players' totals and the rematch tally."""
             if self.session.game is not None:
-                self._open_dialog(S.HistoryDialog(self.session.game, self.session.store, self.session.game_id))
+                from .qr import GameQR
+
+                qr = GameQR(self)  # the game's page by QR code, when [web] is on
+                qr.show(self.session.game_id)
+                self._open_dialog(S.HistoryDialog(self.session.game, self.session.store, self.session.game_id, qr=qr))
 
         def open_rules(self):
             """The rules card of the game, in the screen's language."""

@@ -168,16 +168,18 @@ class HistoryDialog(ModalView):
     """This game's throws, newest first (who, values, what they did), each
     player's totals over earlier games, and this group's rematch tally."""
 
-    def __init__(self, game, store, game_id=None, **kw):
+    def __init__(self, game, store, game_id=None, qr=None, **kw):
         from kivy.uix.scrollview import ScrollView
 
         from companion.prompts import result_text
         from companion.stats import rematch_tally, throw_history, totals
 
+        from ..qr import row_with
+
         super().__init__(size_hint=(0.96, 0.96), **kw)
         box = BoxLayout(orientation="vertical", padding=8, spacing=6)
         if game.name == "fenn":
-            self._fenn(game, store, game_id, box)
+            self._fenn(game, store, game_id, box, qr)
             return
         box.add_widget(Label(text=_("This game's throws"), font_size="20sp", bold=True, size_hint_y=None,
                              height=dp(32)))
@@ -194,7 +196,7 @@ class HistoryDialog(ModalView):
         if not history:
             rows.add_widget(Label(text=_("No throws yet."), font_size="16sp"))
         scroll.add_widget(rows)
-        box.add_widget(scroll)
+        box.add_widget(row_with(scroll, qr) if qr is not None else scroll)  # qr: the game's page (ui/qr.py)
         mine = {n.casefold() for n in game.players}
         known = [t for t in totals(store) if t.name.casefold() in mine]
         tally = rematch_tally(store, game.players, game=game.name)
@@ -212,12 +214,14 @@ class HistoryDialog(ModalView):
         self.add_widget(box)
 
 
-    def _fenn(self, game, store, gid, box):
+    def _fenn(self, game, store, gid, box, qr=None):
         """A game of Fenn: its moves, newest first, and the hints each player asked for."""
         from kivy.uix.scrollview import ScrollView
 
         from companion.fenn_hints import hints_used
         from companion.fenn_prompts import hints_text, turn_log
+
+        from ..qr import row_with
 
         box.add_widget(Label(text=_("This game's moves"), font_size="20sp", bold=True, size_hint_y=None,
                              height=dp(32)))
@@ -228,7 +232,7 @@ class HistoryDialog(ModalView):
             rows.add_widget(wrapped(Label(text=line, font_size="16sp", halign="left", valign="middle",
                                           font_name=SYMBOL_FONT, shorten=True)))
         scroll.add_widget(rows)
-        box.add_widget(scroll)
+        box.add_widget(row_with(scroll, qr) if qr is not None else scroll)
         used = hints_used(store, gid, game.players) if gid is not None else {n: 0 for n in game.players}
         box.add_widget(Label(text=hints_text(used), font_size="16sp", size_hint_y=None, height=dp(28)))
         box.add_widget(pressed(small_button(_("Back to the game"), font_size="17sp"), self.dismiss))

@@ -11,6 +11,7 @@ from kivy.uix.screenmanager import Screen
 from companion.i18n import _, ngettext
 from companion.stats import game_stats
 
+from ..qr import GameQR, row_with
 from ..widgets import SYMBOL_FONT, SheetView
 from .common import BLUE, GREEN, backdrop, big_button, button_bar, pressed, small_button, wrapped
 
@@ -34,7 +35,8 @@ class EndScreen(Screen):
         self.sheets = BoxLayout(orientation="vertical", spacing=4)
         self.middle = BoxLayout()
         self.middle.add_widget(self.table)
-        root.add_widget(self.middle)
+        self.qr = GameQR(app)  # this game's page on the table's web page, when it is on
+        root.add_widget(row_with(self.middle, self.qr))
         undo = pressed(small_button(_("Undo last throw"), size_hint_y=1, font_size="17sp"),
                        lambda: app.action("undo"))
         self.sheets_btn = pressed(small_button(_("Sheets"), size_hint_y=1, font_size="17sp"), self.toggle_sheets)
@@ -53,6 +55,7 @@ class EndScreen(Screen):
     def show(self, game):
         self.title.text = _("{name} wins!").format(name=game.winner)
         stats = game_stats(game)
+        self.qr.show(self.app.session.game_id)
         # The winner's own turns, not every player's.
         n = next(s.turns for s in stats if s.name == game.winner)
         self.sheets.clear_widgets()

@@ -12,6 +12,7 @@ from kivy.uix.scrollview import ScrollView
 from companion.fenn_prompts import hints_text, outcome_text, turn_log
 from companion.i18n import _
 
+from ..qr import GameQR, row_with
 from ..widgets import SYMBOL_FONT
 from .common import BLUE, GREEN, backdrop, big_button, button_bar, pressed, small_button, wrapped
 
@@ -36,7 +37,8 @@ class FennEndScreen(Screen):
         self.moves = GridLayout(cols=1, size_hint_y=None, row_default_height=dp(26), row_force_default=True)
         self.moves.bind(minimum_height=self.moves.setter("height"))
         scroll.add_widget(self.moves)
-        root.add_widget(scroll)
+        self.qr = GameQR(app)  # this game's page on the table's web page, when it is on
+        root.add_widget(row_with(scroll, self.qr))
         undo = pressed(small_button(_("Undo last move"), size_hint_y=1, font_size="17sp"),
                        lambda: app.action("undo"))
         new = pressed(big_button(_("New players"), BLUE, font_size="20sp"), app.show_start)
@@ -46,6 +48,7 @@ class FennEndScreen(Screen):
 
     def show(self, game, hints_used: dict | None = None):
         o = game.outcome()
+        self.qr.show(self.app.session.game_id)
         self.title.text = _("Draw") if o.winner is None else _("{name} wins!").format(name=game.winner)
         self.detail.text = outcome_text(game) + ("   " + hints_text(hints_used) if hints_used else "")
         self.moves.clear_widgets()
