@@ -44,6 +44,7 @@ __all__ = [
     "open_camera",
     "import_picamera2",
     "picamera2_problem",
+    "picamera2_fault",
     "IMAGE_EXTENSIONS",
 ]
 
@@ -104,16 +105,32 @@ def picamera2_problem(exc: BaseException) -> str:
         >>> "scripts/setup --pi" in picamera2_problem(ValueError("numpy.dtype size changed, may indicate ..."))
         True
     """
-    text = str(exc)
-    if any(s in text for s in _NUMPY_ABI):
+    kind, text = picamera2_fault(exc), str(exc)
+    if kind == "numpy":
         return (f"picamera2 cannot load with numpy {np.__version__} in this venv ({text.splitlines()[0][:80]}): "
                 "Raspberry Pi OS's camera software needs its own numpy 1.x; reinstall with "
                 "'bash scripts/setup --pi', which keeps it")
-    if isinstance(exc, ModuleNotFoundError) and (exc.name or "").split(".")[0] == "picamera2":
+    if kind == "missing":
         return ("picamera2 is not installed: on Raspberry Pi OS run 'sudo apt install python3-picamera2' "
                 "and create the venv with --system-site-packages")
     return (f"picamera2 cannot load ({type(exc).__name__}: {text.splitlines()[0][:120] if text else ''}): "
             "run 'sudo apt install --reinstall python3-picamera2', then 'bash scripts/setup --pi'")
+
+
+def picamera2_fault(exc: BaseException) -> str:
+    """The kind of a failed ``import picamera2``: ``"numpy"`` (a NumPy of another
+    binary interface than the one picamera2's extensions were built against),
+    ``"missing"`` (no picamera2 at all) or ``"broken"`` (anything else).
+
+        >>> picamera2_fault(ValueError("numpy.dtype size changed, may indicate binary incompatibility"))
+        'numpy'
+    """
+    text = str(exc)
+    if any(s in text for s in _NUMPY_ABI):
+        return "numpy"
+    if isinstance(exc, ModuleNotFoundError) and (exc.name or "").split(".")[0] == "picamera2":
+        return "missing"
+    return "broken"
 
 
 def import_picamera2():
