@@ -128,7 +128,7 @@ def check_gpio(gpio: dict, *, devices=None, pulse: bool = False, pin_factory=Non
                      _("Give each part its own pin on the settings screen."))
     on_pi = is_raspberry_pi() if on_pi is None else on_pi
     mock = ""
-    own = devices is None
+    own = devices is None or getattr(devices, "buttons", None) is None  # the app holds no pins: claim them here
     if own:
         from gpiozero.exc import BadPinFactory, GPIOPinInUse
 
