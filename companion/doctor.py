@@ -6,7 +6,8 @@ which is fine off a Pi), what was found and what to do, in the language set
 with :mod:`companion.i18n`. What a check reads from the machine (files,
 commands, devices) comes in through its parameters, so tests pass fakes. The
 checks of the machine itself (camera, GPIO, display, sound, clock, systemd)
-are in :mod:`companion.doctor_machine`; :func:`run_checks` runs them all, the
+are in :mod:`companion.doctor_machine`, the result types in
+:mod:`companion.doctor_base`; :func:`run_checks` runs them all, the
 command line and the "Table check" screen show them.
 
     >>> c = check_python((3, 11, 2))
@@ -18,13 +19,12 @@ command line and the "Table check" screen show them.
 
 from __future__ import annotations
 
-import enum
 import os
 import shutil
 import sys
-from dataclasses import asdict, dataclass
 from importlib import metadata
 
+from .doctor_base import Check, Mark, is_raspberry_pi
 from .i18n import _
 
 __all__ = ["Mark", "Check", "check_python", "check_packages", "check_picamera2", "check_calibration",
@@ -38,46 +38,6 @@ SYSTEM_SITE = "/usr/lib/python3/dist-packages"
 MIN_FREE_BYTES = 500 * 1024 * 1024
 #: A stored tray or board and the one found now must overlap this much (intersection over union).
 MIN_OVERLAP = 0.8
-
-
-class Mark(enum.Enum):
-    """A check's verdict: fine, something to do, or a part not on this machine."""
-
-    OK = "ok"
-    FAIL = "fail"
-    ABSENT = "absent"
-
-    @property
-    def symbol(self) -> str:
-        """✔, ✖ or ○."""
-        return {"ok": "✔", "fail": "✖", "absent": "○"}[self.value]
-
-
-@dataclass(frozen=True)
-class Check:
-    """One check's result: ``key`` (e.g. ``"camera"``), ``title`` (words), ``mark``,
-    ``said`` (what was found) and ``todo`` (what to do; empty when nothing)."""
-
-    key: str
-    title: str
-    mark: Mark
-    said: str
-    todo: str = ""
-
-    def to_dict(self) -> dict:
-        """JSON-ready form (``mark`` as ``"ok"``, ``"fail"`` or ``"absent"``)."""
-        d = asdict(self)
-        d["mark"] = self.mark.value
-        return d
-
-
-def is_raspberry_pi(model_file: str = "/proc/device-tree/model") -> bool:
-    """True when the device tree names a Raspberry Pi (``"Raspberry Pi 4 Model B Rev 1.5"``)."""
-    try:
-        with open(model_file, "rb") as f:
-            return b"Raspberry Pi" in f.read()
-    except OSError:
-        return False
 
 
 def system_numpy(site: str = SYSTEM_SITE) -> str | None:

@@ -19,7 +19,7 @@ import subprocess
 import time
 import warnings
 
-from .doctor import Check, Mark, is_raspberry_pi
+from .doctor_base import Check, Mark, is_raspberry_pi
 from .i18n import _
 
 __all__ = ["check_camera", "check_gpio", "check_display", "check_audio", "check_clock", "check_systemd",
