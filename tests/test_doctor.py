@@ -328,3 +328,25 @@ def test_every_doctor_and_table_check_word_is_translated(lang):
                 if entry is None or not entry.string:
                     untranslated.append(node.args[0].value)
     assert untranslated == []
+
+
+def test_the_table_check_screen_behind_the_pin(tmp_path):
+    """Settings → Table check… shows every check, with the app's own (mock) pins and
+    its window, and "Test lights and sound" pulses the lights through the app's devices."""
+    import subprocess
+    import sys
+
+    driver = os.path.join(os.path.dirname(__file__), "table_check_driver.py")
+    r = subprocess.run([sys.executable, driver, str(tmp_path / "data"), str(tmp_path), "de"],
+                       capture_output=True, text=True, timeout=120, cwd=os.path.dirname(os.path.dirname(driver)))
+    rep = json.loads(r.stdout.strip().splitlines()[-1])
+    assert rep.get("error") is None and rep["screen"] == "settings" and rep["current"] == "table_check"
+    by = {c["key"]: c for c in rep["checks"]}
+    assert len(rep["checks"]) == 14
+    assert by["gpio"]["mark"] == "ok" and "STOPP an 5" in by["gpio"]["said"]  # the app's mock pins, in German
+    assert by["display"]["mark"] == "ok" and "800×480" in by["display"]["said"]
+    assert by["camera"]["mark"] == "ok" and by["pin"]["mark"] == "fail"
+    failed = sum(c["mark"] == "fail" for c in rep["checks"])
+    assert rep["status"] == f"{failed} zu beheben"
+    assert "gesehen und gehört" in rep["pulsed"][0]["said"] and rep["stop_light_after"] is False
+    assert os.path.exists(rep["files"][0])
