@@ -26,9 +26,10 @@ import numpy as np  # noqa: E402
 
 from benchmarks.fenn_solve import workload as python_workload  # noqa: E402
 
-#: The development machine's medians (x86-64, 2 shared cores), ms: the OpenCV one from docs/reader.md
-#: (the speed table), the Python one measured with this script (docs/pi.md).
-REFERENCE = {"opencv": 3.36, "python": 60.0}
+#: The development machine's medians, ms, on a quiet minute: the OpenCV one from docs/reader.md (the
+#: speed table, 3.36 ms); the Python one from benchmarks/fenn_solve.py, whose solve takes 14.5× it and
+#: 0.5-0.7 s quiet (README), so 0.6 s / 14.5 = 41 ms (docs/pi.md).
+REFERENCE = {"opencv": 3.36, "python": 41.0}
 
 
 def opencv_workload(img) -> float:
