@@ -170,17 +170,26 @@ def check_calibration(data_dir: str, frame=None, *, find=None) -> Check:
     said = _("{n} corners in {w}×{h}, {die}").format(n=len(area.polygon), w=area.frame_size[0], h=area.frame_size[1], die=die)
     if frame is None:
         return Check("calibration", title, Mark.OK, said)
+    return _still_in_view(Check("calibration", title, Mark.OK, said), frame, area.scaled, lambda a: a.polygon,
+                          find or find_tray, CalibrationError, _("the tray is not found in the picture to compare"),
+                          _("the tray seen now overlaps the stored one by {share:.0%}: camera or tray moved"), again)
+
+
+def _still_in_view(stored: Check, frame, scaled, outline, find, error, not_found: str, moved: str, again: str) -> Check:
+    """``stored`` (a ✔ for a calibration on disk), compared with what ``find(frame)``
+    finds now (raising ``error`` when nothing): ✖ with ``moved`` when the stored
+    outline (``outline(scaled(frame size))``) and the one found overlap less than
+    :data:`MIN_OVERLAP`; ✔ with ``not_found`` when nothing is found to compare."""
     size = (frame.shape[1], frame.shape[0])
     try:
-        now = (find or find_tray)(frame)
-    except CalibrationError:
-        return Check("calibration", title, Mark.OK, said + "; " + _("the tray is not found in the picture to compare"))
-    share = overlap(area.scaled(size).polygon, now.polygon, size)
+        now = find(frame)
+    except error:
+        return Check(stored.key, stored.title, Mark.OK, stored.said + "; " + not_found)
+    share = overlap(outline(scaled(size)), outline(now), size)
     if share < MIN_OVERLAP:
-        return Check("calibration", title, Mark.FAIL,
-                     said + "; " + _("the tray seen now overlaps the stored one by {share:.0%}: camera or tray moved")
-                     .format(share=share), again)
-    return Check("calibration", title, Mark.OK, said + "; " + _("matches the picture ({share:.0%})").format(share=share))
+        return Check(stored.key, stored.title, Mark.FAIL, stored.said + "; " + moved.format(share=share), again)
+    return Check(stored.key, stored.title, Mark.OK,
+                 stored.said + "; " + _("matches the picture ({share:.0%})").format(share=share))
 
 
 def check_board(data_dir: str, frame=None, *, find=None) -> Check:
@@ -200,17 +209,9 @@ def check_board(data_dir: str, frame=None, *, find=None) -> Check:
     said = _("stored for {w}×{h}").format(w=board.frame_size[0], h=board.frame_size[1])
     if frame is None:
         return Check("board", title, Mark.OK, said)
-    size = (frame.shape[1], frame.shape[0])
-    try:
-        now = (find or find_board)(frame)
-    except BoardError:
-        return Check("board", title, Mark.OK, said + "; " + _("no board in the picture now"))
-    share = overlap(board.scaled(size).corners, now.corners, size)
-    if share < MIN_OVERLAP:
-        return Check("board", title, Mark.FAIL,
-                     said + "; " + _("the board seen now overlaps the stored one by {share:.0%}: camera or board moved")
-                     .format(share=share), again)
-    return Check("board", title, Mark.OK, said + "; " + _("matches the picture ({share:.0%})").format(share=share))
+    return _still_in_view(Check("board", title, Mark.OK, said), frame, board.scaled, lambda b: b.corners,
+                          find or find_board, BoardError, _("no board in the picture now"),
+                          _("the board seen now overlaps the stored one by {share:.0%}: camera or board moved"), again)
 
 
 def _existing(path: str) -> str:

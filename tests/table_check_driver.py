@@ -6,20 +6,12 @@ the screenshots taken.
 """
 
 import json
-import os
 import sys
 
-os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
-os.environ["KIVY_NO_ARGS"] = "1"
-os.environ.setdefault("KIVY_NO_FILELOG", "1")
-os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
-os.environ.setdefault("KIVY_HOME", os.path.join(sys.argv[2], ".kivy"))
+# ui_driver's preamble: SDL offscreen, Kivy quiet, KIVY_HOME in OUT_DIR (the same argument places).
+from ui_driver import DEFAULTS, MockFactory, drive, run_app  # noqa: E402
 
-from gpiozero.pins.mock import MockFactory  # noqa: E402
-
-from companion.config import DEFAULTS  # noqa: E402
-from ui.app import run_app  # noqa: E402
-from ui.snapshot import drive, shot, wait_for  # noqa: E402
+from ui.snapshot import shot, wait_for  # noqa: E402
 
 
 def main():
