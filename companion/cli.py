@@ -496,10 +496,14 @@ def _doctor(args) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     logging.getLogger("hardware").setLevel(logging.ERROR)  # the checks say it in words
+    before = i18n.language()
     i18n.set_language(cfg["app"]["language"])
-    checks = doctor.run_checks(cfg, pulse=args.pulse)
-    for c in checks:
-        print(json.dumps(c.to_dict(), ensure_ascii=False) if args.json else doctor.format_line(c))
+    try:
+        checks = doctor.run_checks(cfg, pulse=args.pulse)
+        for c in checks:
+            print(json.dumps(c.to_dict(), ensure_ascii=False) if args.json else doctor.format_line(c))
+    finally:
+        i18n.set_language(before)  # main() leaves the language as it found it (tests call it in-process)
     return doctor.exit_code(checks)
 
 

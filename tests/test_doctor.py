@@ -286,6 +286,9 @@ def test_systemd():
 def test_the_command_on_this_machine(tmp_path, capsys):
     cfg = tmp_path / "c.toml"
     cfg.write_text(f'[camera]\nsource = "mock"\n[app]\ndata_dir = "{tmp_path / "data"}"\nlanguage = "de"\n')
+    from companion.i18n import language
+
+    before = language()
     code = main(["doctor", "--json", "--config", str(cfg)])
     lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     keys = [x["key"] for x in lines]
@@ -295,6 +298,7 @@ def test_the_command_on_this_machine(tmp_path, capsys):
     pin = lines[-1]
     assert pin["mark"] == "fail" and pin["title"] == "PIN für die Einstellungen"  # in the config's language
     assert not (tmp_path / "data").exists() or os.listdir(tmp_path / "data") == []
+    assert language() == before  # the doctor spoke German and left the language as it was
     assert main(["doctor", "--config", str(tmp_path / "missing.toml")]) == 2
     shutil.rmtree(tmp_path / "data", ignore_errors=True)
 
