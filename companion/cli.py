@@ -17,10 +17,12 @@
     companion calibrate [--config F] [--image IMAGE] [--corners "X,Y;X,Y;..."]
     companion snapshot [--size WxH] [--lang LL] OUTDIR
     companion web [--config F] [--check]
+    companion doctor [--config F] [--json] [--pulse]
 
 Exit codes: 0 fine; 1 an image could not be read (``read``) or labels are
 missing (``eval-vision``); 2 a script had an illegal or unreadable event
-(``replay``) or the command line was wrong.
+(``replay``) or the command line was wrong; ``doctor``: 1 when a check
+failed (✖), 2 for a broken config.
 """
 
 from __future__ import annotations
@@ -102,6 +104,11 @@ def build_parser() -> argparse.ArgumentParser:
     sn.add_argument("--lang", default="en", choices=("de", "en", "fr", "it"), help="language of the screens")
     sn.add_argument("outdir", metavar="OUTDIR")
 
+    dr = sub.add_parser("doctor", help="check camera, buttons, screen, sound, clock, disk, calibration: one line each")
+    dr.add_argument("--config", help="config file (TOML)")
+    dr.add_argument("--json", action="store_true", help="one JSON line per check")
+    dr.add_argument("--pulse", action="store_true", help="light the button LEDs, sound the buzzer and the speaker once")
+
     e = sub.add_parser("eval-vision", help="accuracy of the dice reader on a labelled folder")
     e.add_argument("labels", metavar="LABELS.json")
     e.add_argument("--workers", type=int, default=1, help="parallel processes (timings are per image)")
@@ -144,6 +151,8 @@ def main(argv: list[str] | None = None) -> int:
         return calibrate_board(args)
     if args.command == "calibrate":
         return _calibrate(args)
+    if args.command == "doctor":
+        return _doctor(args)
     if args.command == "snapshot":
         from ui.snapshot import main as snapshot_main
 
@@ -504,6 +513,31 @@ def _odds(args) -> int:
     for t in TARGETS:
         print(f"{t:>6} | " + " | ".join(f"{by[t, n] * 100:5.1f} %" for n in DICE_COUNTS))
     return 0
+
+
+def _doctor(args) -> int:
+    """``companion doctor``: every check of :mod:`companion.doctor`, one line each
+    (in the config's language), or one JSON line each; exit 1 when any failed."""
+    import logging
+
+    from . import doctor, i18n
+    from .config import ConfigError, load_config
+
+    try:
+        cfg = load_config(args.config)
+    except ConfigError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    logging.getLogger("hardware").setLevel(logging.ERROR)  # the checks say it in words
+    before = i18n.language()
+    i18n.set_language(cfg["app"]["language"])
+    try:
+        checks = doctor.run_checks(cfg, pulse=args.pulse)
+        for c in checks:
+            print(json.dumps(c.to_dict(), ensure_ascii=False) if args.json else doctor.format_line(c))
+    finally:
+        i18n.set_language(before)  # main() leaves the language as it found it (tests call it in-process)
+    return doctor.exit_code(checks)
 
 
 def _kiosk(config_path: str | None) -> int:

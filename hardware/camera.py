@@ -24,6 +24,7 @@ Example::
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from typing import Iterable
@@ -41,8 +42,13 @@ __all__ = [
     "ReplayCamera",
     "MockCamera",
     "open_camera",
+    "import_picamera2",
+    "picamera2_problem",
+    "picamera2_fault",
     "IMAGE_EXTENSIONS",
 ]
+
+log = logging.getLogger(__name__)
 
 IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
 
@@ -80,6 +86,64 @@ class Camera:
             yield f
 
 
+#: What ends a failed import of picamera2 in words a café owner can act on.
+_NUMPY_ABI = ("numpy.dtype size changed", "compiled using NumPy 1.x", "numpy.core.multiarray failed to import",
+              "_ARRAY_API not found", "numpy.core._multiarray_umath")
+
+
+def picamera2_problem(exc: BaseException) -> str:
+    """What a failed ``import picamera2`` means and what to do, in words.
+
+    ``exc``: the exception the import raised. picamera2 comes from Raspberry
+    Pi OS (``python3-picamera2``) and imports simplejpeg, built against the
+    system's NumPy 1.x; a NumPy 2 installed into the venv over it breaks the
+    import with ``ValueError: numpy.dtype size changed`` (picamera2 issues
+    #1088, #1211), which is not an ``ImportError``.
+
+        >>> picamera2_problem(ModuleNotFoundError("No module named 'picamera2'", name="picamera2"))[:28]
+        'picamera2 is not installed: '
+        >>> "scripts/setup --pi" in picamera2_problem(ValueError("numpy.dtype size changed, may indicate ..."))
+        True
+    """
+    kind, text = picamera2_fault(exc), str(exc)
+    if kind == "numpy":
+        return (f"picamera2 cannot load with numpy {np.__version__} in this venv ({text.splitlines()[0][:80]}): "
+                "Raspberry Pi OS's camera software needs its own numpy 1.x; reinstall with "
+                "'bash scripts/setup --pi', which keeps it")
+    if kind == "missing":
+        return ("picamera2 is not installed: on Raspberry Pi OS run 'sudo apt install python3-picamera2' "
+                "and create the venv with --system-site-packages")
+    return (f"picamera2 cannot load ({type(exc).__name__}: {text.splitlines()[0][:120] if text else ''}): "
+            "run 'sudo apt install --reinstall python3-picamera2', then 'bash scripts/setup --pi'")
+
+
+def picamera2_fault(exc: BaseException) -> str:
+    """The kind of a failed ``import picamera2``: ``"numpy"`` (a NumPy of another
+    binary interface than the one picamera2's extensions were built against),
+    ``"missing"`` (no picamera2 at all) or ``"broken"`` (anything else).
+
+        >>> picamera2_fault(ValueError("numpy.dtype size changed, may indicate binary incompatibility"))
+        'numpy'
+    """
+    text = str(exc)
+    if any(s in text for s in _NUMPY_ABI):
+        return "numpy"
+    if isinstance(exc, ModuleNotFoundError) and (exc.name or "").split(".")[0] == "picamera2":
+        return "missing"
+    return "broken"
+
+
+def import_picamera2():
+    """picamera2's ``Picamera2`` class. Raises :class:`CameraError` with
+    :func:`picamera2_problem`'s words for any failure of the import (a missing
+    package, a NumPy of the wrong ABI, a broken libcamera)."""
+    try:
+        from picamera2 import Picamera2  # type: ignore
+    except Exception as e:  # ImportError, and ValueError for a NumPy of another ABI
+        raise CameraError(picamera2_problem(e)) from e
+    return Picamera2
+
+
 class PiCamera(Camera):
     """The Raspberry Pi camera (picamera2, libcamera).
 
@@ -87,18 +151,14 @@ class PiCamera(Camera):
     controls applied at start (for example fixed ``ExposureTime`` and
     ``ColourGains`` after calibration).
 
-    Raises :class:`CameraError` when picamera2 is missing (install
-    ``python3-picamera2`` with apt on Raspberry Pi OS) or no camera is attached.
+    Raises :class:`CameraError` when picamera2 is missing or broken (see
+    :func:`picamera2_problem`) or no camera is attached or it cannot start;
+    the message says what to do.
     """
 
     def __init__(self, *, size: tuple[int, int] = (1640, 1232), controls: dict | None = None):
-        try:
-            from picamera2 import Picamera2  # type: ignore
-        except ImportError as e:
-            raise CameraError(
-                "picamera2 is not installed: on Raspberry Pi OS run "
-                "'sudo apt install python3-picamera2' and create the venv with --system-site-packages"
-            ) from e
+        Picamera2 = import_picamera2()
+        self._cam = None
         try:
             self._cam = Picamera2()
             # picamera2 names the format by byte order: "RGB888" is B, G, R in memory (OpenCV's BGR).
@@ -107,8 +167,21 @@ class PiCamera(Camera):
             if controls:
                 self._cam.set_controls(controls)
             self._cam.start()
-        except Exception as e:  # picamera2 raises RuntimeError/IndexError without a camera
-            raise CameraError(f"cannot start the Pi camera: {e}") from e
+        except Exception as e:  # picamera2 raises RuntimeError/IndexError without a camera, OSError when busy
+            self._release_quietly()
+            raise CameraError(
+                f"the Pi camera does not start ({type(e).__name__}: {e}): check that its ribbon cable is "
+                "seated at both ends (power off first), that no other program uses it, and that "
+                "'rpicam-hello --list-cameras' lists it"
+            ) from e
+
+    def _release_quietly(self) -> None:
+        cam, self._cam = self._cam, None
+        if cam is not None:
+            try:
+                cam.close()
+            except Exception:  # the camera was not fully opened; nothing more to release
+                pass
 
     def set_controls(self, controls: dict) -> None:
         """Apply picamera2 controls, e.g. ``{"AeEnable": False, "ExposureTime": 8000}``."""
@@ -146,8 +219,10 @@ class PiCamera(Camera):
     def close(self) -> None:
         cam, self._cam = getattr(self, "_cam", None), None
         if cam is not None:
-            cam.stop()
-            cam.close()
+            try:
+                cam.stop()
+            finally:
+                cam.close()
 
 
 class OpenCVCamera(Camera):
@@ -278,7 +353,8 @@ def open_camera(config: dict) -> Camera:
 
     ``config["source"]``: ``"pi"``, ``"usb"`` (with ``index``), ``"replay"``
     (with ``path``, optional ``loop``) or ``"mock"`` (optional ``seed``);
-    ``"auto"`` tries the Pi camera, then a webcam, then falls back to the mock.
+    ``"auto"`` tries the Pi camera, then a webcam, then falls back to the mock
+    (logging why the Pi camera was not used).
     ``config["width"]``/``["height"]``: frame size px. Raises
     :class:`CameraError` for an unknown source or one that cannot open.
     """
@@ -298,7 +374,9 @@ def open_camera(config: dict) -> Camera:
         for attempt in (lambda: PiCamera(size=size, controls=config.get("controls")), lambda: _usb_if_present(size)):
             try:
                 cam = attempt()
-            except CameraError:
+            except CameraError as e:
+                # Not installed is the desktop's normal case; anything else on a Pi is worth the log.
+                (log.info if "is not installed" in str(e) else log.warning)("camera not used: %s", e)
                 continue
             if cam is not None:
                 return cam

@@ -551,6 +551,13 @@ def _make_app(cfg, driver):
                 self.sm.get_screen("settings").error.text = said
             return said
 
+        def open_table_check(self):
+            """The "Table check" screen (from the settings): the doctor's checks on this table."""
+            if not self.sm.has_screen("table_check"):
+                self.sm.add_widget(S.TableCheckScreen(self))
+            self.sm.current = "table_check"
+            self.sm.get_screen("table_check").run()
+
         def close_calibration(self):
             self.sm.current = "settings" if self.sm.has_screen("settings") else "start"
 

@@ -21,7 +21,9 @@ from .fenn_end import FennEndScreen
 from .game import GameScreen
 from .settings import SettingsScreen
 from .start import StartScreen
+from .table_check import TableCheckScreen
 
 __all__ = ["StartScreen", "GameScreen", "FennScreen", "FennEndScreen",
-           "CorrectionScreen", "EndScreen", "SettingsScreen", "CalibrationScreen", "BoardScreen",
-           "UndoDialog", "PinDialog", "MenuDialog", "ResumeDialog", "NoticeDialog", "HistoryDialog", "RulesDialog", "TOUCH", "BG"]
+           "CorrectionScreen", "EndScreen", "SettingsScreen", "CalibrationScreen", "BoardScreen", "TableCheckScreen",
+           "UndoDialog", "PinDialog", "MenuDialog", "ResumeDialog", "NoticeDialog", "HistoryDialog", "RulesDialog",
+           "TOUCH", "BG"]

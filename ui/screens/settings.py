@@ -80,8 +80,9 @@ class SettingsScreen(Screen):
         cancel = pressed(big_button(_("Cancel"), GREY, font_size="18sp"), app.close_settings)
         calibrate = pressed(big_button(_("Dice tray…"), BLUE, font_size="18sp"), app.open_calibration)
         board = pressed(big_button(_("Fenn board…"), BLUE, font_size="18sp"), lambda: app.open_calibration("board"))
+        check = pressed(big_button(_("Table check…"), BLUE, font_size="18sp"), app.open_table_check)
         save = pressed(big_button(_("Save"), GREEN, font_size="18sp"), self.save)
-        root.add_widget(button_bar([cancel, calibrate, board, save], height=dp(56)))
+        root.add_widget(button_bar([cancel, calibrate, board, check, save], height=dp(56)))
         self.add_widget(root)
 
     def values(self) -> dict:
