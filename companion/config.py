@@ -28,6 +28,9 @@ Example file::
     keyboard = "auto"    # auto (on-screen when fullscreen) | onscreen | system
     keep_frame_games = 20  # the pictures of the last 20 games are kept (never an unfinished game's)
     keep_recorded = 2000   # the last 2000 recorded throws (frames with their values) are kept
+    guard = 0.6          # seconds a new screen is shown before a press acts (stray double taps); 0: none
+    name_length = 20     # the longest player name, 1-24 characters (cut while typing)
+    stale_days = 1.0     # unfinished games older than this are offered for ending on the settings screen
 
 The settings screen stores its changes in ``<data_dir>/settings.json``
 (:mod:`companion.settings`), laid over this file when the app starts.
@@ -42,7 +45,7 @@ import copy
 import os
 import tomllib
 
-__all__ = ["ConfigError", "DEFAULTS", "CHOICES", "load_config", "merge", "default_path"]
+__all__ = ["ConfigError", "DEFAULTS", "CHOICES", "RANGES", "load_config", "merge", "default_path"]
 
 DEFAULTS: dict = {
     "camera": {"source": "auto", "width": 1640, "height": 1232, "index": 0, "path": "", "loop": True},
@@ -50,7 +53,8 @@ DEFAULTS: dict = {
              "buzzer": 22, "debounce": 0.05, "hold_undo": 3.0},
     "app": {"data_dir": "~/.local/share/dice-companion", "language": "en", "fullscreen": False,
             "sound": True, "odds": True, "pin": "1234", "keyboard": "auto",
-            "keep_frame_games": 20, "keep_recorded": 2000},
+            "keep_frame_games": 20, "keep_recorded": 2000, "guard": 0.6, "name_length": 20,
+            "stale_days": 1.0},
     "fenn": {"faces": "any", "stuck": "pass", "dice": "miwin"},
 }
 
@@ -62,6 +66,13 @@ CHOICES = {
     ("fenn", "faces"): ("any", "tip"),
     ("fenn", "stuck"): ("pass", "lose"),
     ("fenn", "dice"): ("miwin", "wikipedia"),
+}
+
+#: Allowed ranges ``(least, most)`` of numeric keys.
+RANGES = {
+    ("app", "guard"): (0.0, 3.0),
+    ("app", "name_length"): (1, 24),
+    ("app", "stale_days"): (0.01, 365.0),
 }
 
 
@@ -126,5 +137,8 @@ def merge(cfg: dict, data: dict, source: str) -> dict:
             allowed = CHOICES.get((section, key))
             if allowed and value not in allowed:
                 raise ConfigError(f"{source}: {section}.{key} must be one of {', '.join(allowed)}, got {value!r}")
+            bounds = RANGES.get((section, key))
+            if bounds and not bounds[0] <= value <= bounds[1]:
+                raise ConfigError(f"{source}: {section}.{key} must be from {bounds[0]} to {bounds[1]}, got {value!r}")
             cfg[section][key] = value
     return cfg

@@ -280,6 +280,7 @@ def main():
     cfg["app"]["data_dir"] = DATA
     cfg["camera"].update(source="mock", seed=11)
     cfg["gpio"]["hold_undo"] = 0.4
+    cfg["app"]["guard"] = float(os.environ.get("GUARD", "0"))  # the stray-tap guard: its own scenarios
     factory = MockFactory()
     cfg["_pin_factory"] = factory
     rep = {}

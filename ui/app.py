@@ -103,8 +103,11 @@ def _make_app(cfg, driver):
             self.session.maintain()  # storage bounded: old pictures removed, the database vacuumed now and then
             self.camera, self.demo = open_table_camera(self.cfg["camera"], data_dir)
             self.watcher = ThrowWatcher(self.session)
+            from .tap_guard import TapGuard
+
             self.table = TableController(self.session, self, camera=self.camera, demo=self.demo,
-                                         watcher=self.watcher, subscribe=False)
+                                         watcher=self.watcher, subscribe=False,
+                                         guard=TapGuard(self.cfg["app"]["guard"]))
             self.session.subscribe(lambda ch: Clock.schedule_once(lambda dt: self.table.on_change(ch)))
             self.table.fenn.prepare(self.cfg.get("fenn", {}))  # Fenn's hints solved (or loaded) in the background now
             self.dialog = None
@@ -461,6 +464,7 @@ def _make_app(cfg, driver):
                 return str(e)
             old = self.cfg
             self.cfg = new
+            self.table.guard.seconds = new["app"]["guard"]
             if new["camera"] != old["camera"]:
                 self.worker.stop()
                 self.camera.close()

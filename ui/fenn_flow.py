@@ -30,9 +30,11 @@ import logging
 from typing import Callable
 
 from companion import i18n
-from companion.fenn import BLACK_FACES, BlackThrow, EndTurn, Pass, SetBlack, Step
+from companion.fenn import BLACK_FACES, GOAL, BlackThrow, EndTurn, Pass, SetBlack, Step
 from companion.fenn_prompts import blocked_text, colour_name, hint_text, prompt, repetition_text, stuck
 from companion.game import IllegalEvent
+
+from .tap_guard import TapGuard
 
 __all__ = ["FennTable", "MARKS"]
 
@@ -46,10 +48,13 @@ class FennTable:
     """The Fenn board's flow. ``session``: the :class:`GameSession` playing a
     Fenn game; ``refresh()``: redraw the screen; ``hints``: True to solve the
     game in the background for hints (:class:`companion.fenn_hints.HintBook`,
-    cached in the data folder), False for none."""
+    cached in the data folder), False for none. ``guard``: the
+    :class:`ui.tap_guard.TapGuard` every tap asks (none by default): a tap
+    within its quiet time after a step, a face or the black die is dropped."""
 
-    def __init__(self, session, *, refresh: Callable[[], None], hints: bool = True):
+    def __init__(self, session, *, refresh: Callable[[], None], hints: bool = True, guard: TapGuard | None = None):
         self.session = session
+        self.guard = guard or TapGuard(0.0)
         self.refresh = refresh
         self.use_hints = hints
         self.selected: int | None = None
@@ -157,19 +162,31 @@ class FennTable:
 
     # -- taps --------------------------------------------------------------------
     def _apply(self, event) -> bool:
+        """Apply ``event`` (saved); after a step that allows no extra step and
+        no Pasch is offered, the turn ends by itself ("No extra step possible")."""
         try:
             self.session.apply(event)
         except IllegalEvent as e:  # the screen offers only legal events: a race with the camera
             self.message = str(e)
             self.refresh()
             return False
+        self.guard.hold()
         self.selected, self.shown_hints, self.message, self.seen = None, [], "", ""
+        g = self.game
+        if not g.is_over and self.phase() == "options" and not g.legal_steps() and not g.prompt_state()["pasch"]:
+            self.session.apply(EndTurn())  # F8: an extra step was earned but none is legal
+            self.message = i18n._("No extra step possible: the turn ends.")
         self.refresh()
         return True
 
     def tap_field(self, field: int) -> None:
         """A field tapped: choose it (then its face) when legal, else say why it is blocked."""
-        if self.phase() not in ("turn", "options"):
+        if self.phase() not in ("turn", "options") or not self.guard.ready():
+            return
+        goal = GOAL[self.game.position().to_move]
+        if field == goal and field in self.targets():  # F4: the goal wins whatever face is on top
+            self.selected = field
+            self._apply(Step(field, self.faces()[0]))
             return
         if field in self.targets():
             self.selected, self.message = field, ""
@@ -179,22 +196,22 @@ class FennTable:
 
     def tap_face(self, top: int) -> None:
         """A top face tapped for the chosen field: the step is made (and saved)."""
-        if self.selected is not None and top in self.faces():
+        if self.selected is not None and top in self.faces() and self.guard.ready():
             self._apply(Step(self.selected, top))
 
     def tap_black(self, value: int) -> None:
         """The black die's value tapped: its start throw, or its new top after a Pasch."""
-        if value in self.black_choices():
+        if value in self.black_choices() and self.guard.ready():
             self._apply(BlackThrow(value) if self.phase() == "start" else SetBlack(value))
 
     def end_turn(self) -> None:
         """"End turn" (or CONTINUE): decline the extra step or the Pasch."""
-        if self.can_end_turn():
+        if self.can_end_turn() and self.guard.ready():
             self._apply(EndTurn())
 
     def pass_turn(self) -> None:
         """"Pass" when no step is possible (F12)."""
-        if self.can_pass():
+        if self.can_pass() and self.guard.ready():
             self._apply(Pass())
 
     def show_hint(self) -> None:

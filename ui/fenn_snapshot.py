@@ -24,20 +24,23 @@ FENN_SCREENS = ("fenn-start", "fenn-throw", "fenn-switch", "fenn-blocked", "fenn
 def tap_turn(flow, path) -> None:
     """Play the events ``path`` (a hint's or ``turn_ends``' sequence) by the
     board's taps on :class:`ui.fenn_flow.FennTable` ``flow``: a field then a
-    face per step, the black die's value, End turn, Pass. Raises
+    face per step (the goal field alone: it wins whatever the face), the
+    black die's value, End turn, Pass. Raises
     ``AssertionError`` when a tap is not offered."""
     for e in path:
         if isinstance(e, Step):
             assert e.field in flow.targets(), (e, flow.targets())
             flow.tap_field(e.field)
+            if flow.game.is_over:  # the goal: reached by the tap, whatever face is on top (F4)
+                return
             assert e.top in flow.faces(), (e, flow.faces())
             flow.tap_face(e.top)
         elif isinstance(e, (SetBlack, BlackThrow)):
             assert e.top if isinstance(e, SetBlack) else True
             flow.tap_black(e.top if isinstance(e, SetBlack) else e.value)
-        elif isinstance(e, EndTurn):
-            assert flow.can_end_turn()
-            flow.end_turn()
+        elif isinstance(e, EndTurn):  # (already ended by itself when no extra step was possible)
+            if flow.can_end_turn():
+                flow.end_turn()
         elif isinstance(e, Pass):
             flow.pass_turn()
     if flow.phase() == "options":  # the path ended where the player may go on: they end the turn

@@ -285,7 +285,7 @@ def _snapshot_in(size: tuple[int, int], lang: str, outdir: str, data: str) -> di
     old.abandon(old.new_game(["Sarah", "Tim", "Maria", "Jonas"], first=0))
     old.close()
     cfg = json.loads(json.dumps(DEFAULTS))
-    cfg["app"].update(data_dir=data, language=lang)
+    cfg["app"].update(data_dir=data, language=lang, guard=0.0)  # pictures of screens: no waiting between presses
     cfg["camera"].update(source="mock", seed=3)
     cfg["_pin_factory"] = MockFactory()
     report: dict = {"files": [], "size": list(size), "lang": lang}
