@@ -115,7 +115,7 @@ def _fenn_turn(c, rng, clock, strays):
     while not g.is_over and g.position().to_move == mover and flow.phase() in ("turn", "options"):
         if flow.black_choices() and rng.random() < 0.5:
             v = rng.choice(flow.black_choices())
-            tap(lambda: flow.tap_black(v), lambda: (flow.tap_face(v), flow.tap_black(v)))
+            tap(lambda v=v: flow.tap_black(v), lambda v=v: (flow.tap_face(v), flow.tap_black(v)))
         elif flow.targets() and (flow.phase() == "turn" or rng.random() < 0.5):
             field = rng.choice(sorted(flow.targets()))
             clock.wait(1.0)
@@ -124,7 +124,8 @@ def _fenn_turn(c, rng, clock, strays):
                 return
             top = rng.choice(flow.faces())
             # The Pasch picker opens where the faces were: the stray tap lands on a black die.
-            tap(lambda: flow.tap_face(top), lambda: (flow.tap_black(top), flow.tap_face(top), flow.end_turn()))
+            tap(lambda top=top: flow.tap_face(top),
+                lambda top=top: (flow.tap_black(top), flow.tap_face(top), flow.end_turn()))
         else:
             tap(flow.end_turn, lambda: (flow.end_turn(), c.action("continue")))
 
