@@ -36,6 +36,8 @@ __all__ = ["main", "build_parser"]
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of the ``companion`` command."""
     p = argparse.ArgumentParser(prog="companion", description="Physical-dice companion: reads dice, keeps score.")
+    p.add_argument("--config", dest="top_config", metavar="F",
+                   help="config file (TOML) for the app started without a command (as 'companion kiosk --config F')")
     sub = p.add_subparsers(dest="command")
 
     k = sub.add_parser("kiosk", help="start the touchscreen app (the default)")
@@ -108,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     args = build_parser().parse_args(argv)
     if args.command in (None, "kiosk"):
-        return _kiosk(getattr(args, "config", None))
+        return _kiosk(getattr(args, "config", None) or args.top_config)
     if args.command == "read" and args.game == "fenn":
         from .fenn_cli import read_fenn_images
 

@@ -387,8 +387,12 @@ def _make_app(cfg, driver):
                 self._open_dialog(S.HistoryDialog(self.session.game, self.session.store, self.session.game_id))
 
         def open_rules(self):
-            """The rules card of the game, in the screen's language."""
-            game = self.session.game.name if self.session.game is not None else "durchmarsch"
+            """The rules card of the game, in the screen's language: on the start
+            screen the game chosen there, else the game at the table."""
+            if self.sm.current == "start" or self.session.game is None:
+                game = self.start_screen.game
+            else:
+                game = self.session.game.name
             self._open_dialog(S.RulesDialog(game, self.language))
 
         def _open_dialog(self, dialog):
