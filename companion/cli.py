@@ -15,7 +15,7 @@
     companion eval-vision [--workers N] LABELS.json
     companion odds [--json]
     companion calibrate [--config F] [--image IMAGE] [--corners "X,Y;X,Y;..."]
-    companion snapshot [--size WxH] [--lang LL] OUTDIR
+    companion snapshot [--size WxH] [--lang LL] [--long-names] OUTDIR
 
 Exit codes: 0 fine; 1 an image could not be read (``read``) or labels are
 missing (``eval-vision``); 2 a script had an illegal or unreadable event
@@ -98,6 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
     sn = sub.add_parser("snapshot", help="render every screen to PNG files, offscreen")
     sn.add_argument("--size", default="800x480", help="window size WIDTHxHEIGHT in px (default 800x480)")
     sn.add_argument("--lang", default="en", choices=("de", "en", "fr", "it"), help="language of the screens")
+    sn.add_argument("--long-names", action="store_true",
+                    help="four players with the longest names taken (20 characters), to check every screen fits them")
     sn.add_argument("outdir", metavar="OUTDIR")
 
     e = sub.add_parser("eval-vision", help="accuracy of the dice reader on a labelled folder")
@@ -143,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "snapshot":
         from ui.snapshot import main as snapshot_main
 
-        return snapshot_main(args.size, args.lang, args.outdir)
+        return snapshot_main(args.size, args.lang, args.outdir, args.long_names)
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass
 
 from .durchmarsch import Durchmarsch, Throw
 
-__all__ = ["PlayerStats", "game_stats", "PlayerTotals", "totals", "FennTotals", "fenn_totals", "rematch_tally",
+__all__ = ["turn_reached", "PlayerStats", "game_stats", "PlayerTotals", "totals", "FennTotals", "fenn_totals", "rematch_tally",
            "throw_history"]
 
 
@@ -213,3 +213,19 @@ def throw_history(game: Durchmarsch) -> list:
         else:
             board.decide(ev.decision)
     return out
+
+
+def turn_reached(game) -> int:
+    """The turn a game (Durchmarsch or Fenn, finished or not) has reached,
+    counting every player's turns from 1: the turn being played, or the
+    last one of a finished game. A game not begun is at turn 1."""
+    if game.name == "fenn":
+        from .fenn import Fenn
+
+        g = Fenn(game.players, first=game.first, **game.settings)
+        n = 0
+        for e in game.events:
+            n += g.prompt_state()["phase"] == "turn"
+            g.apply(e)
+        return max(1, n + (g.prompt_state()["phase"] == "turn" and not g.is_over))
+    return max(1, sum(s.turns for s in game_stats(game)))

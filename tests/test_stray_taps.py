@@ -164,3 +164,42 @@ def test_the_goal_field_wins_at_a_tap(tmp_path):
     assert GOAL[0] in flow.targets()
     flow.tap_field(GOAL[0])
     assert g.is_over and g.winner == "Anna" and view.screen == "fenn_end"
+
+
+def _extra_step_win(c):
+    """A position where blue wins on field 9 only through extra steps (searched, not hard-coded)."""
+    from companion.fenn_hints import hints
+
+    g = c.session.game
+    for bf in range(3, 7):
+        for bt in (1, 2, 5, 6, 7, 9):
+            for black in (2, 3, 4, 6, 7, 8):
+                for rf, rt in ((1, 1), (2, 3), (1, 4)):
+                    if len({bf, rf, black}) < 3:
+                        continue
+                    try:
+                        g.set_position(blue=(bf, bt), red=(rf, rt), black=black, to_move=0)
+                    except Exception:
+                        continue
+                    if 9 in c.fenn.targets():
+                        continue
+                    shown = hints(g, {})
+                    if any(h.field == 9 and sum(isinstance(e, Step) for e in h.path) > 1 for h in shown):
+                        return shown
+    raise AssertionError("no such position")
+
+
+def test_the_hint_lists_the_route_and_a_starred_end_says_its_first_step(tmp_path):
+    c, view, cam, clock = _table(tmp_path, ["Anna", "Ben"], game="fenn")
+    flow = c.fenn
+    flow.shown_hints = _extra_step_win(c)
+    lines = flow.hint_lines()
+    win = next(line for line in lines if line.startswith("field 9"))
+    assert "(over " in win and "\u2192" in win and "wins now" in win
+    assert len(lines) == len(set(lines))  # equal lines merged
+    assert len({(h.field, h.value, h.plies) for h in flow.shown_hints}) == len(lines)  # no line dropped
+    first = flow.first_step_to(9)
+    clock.wait(1.0)
+    flow.tap_field(9)
+    assert flow.message == f"Field 9 is reached by extra steps: first to field {first.field} with {first.top} on top."
+    assert first.field in flow.targets()

@@ -367,7 +367,7 @@ def _make_app(cfg, driver):
             """Offer the unfinished games (after a restart, at once)."""
             games = self.session.store.unfinished_games() if games is None else games
             if games and self.dialog is None:
-                self._open_dialog(S.ResumeDialog(games, self.table.resume, self.end_unfinished))
+                self._open_dialog(S.ResumeDialog(games, self.table.resume, self.end_unfinished, self.session.store))
 
         def end_unfinished(self, game_id: int):
             self.session.end_unfinished(game_id)
@@ -469,6 +469,7 @@ def _make_app(cfg, driver):
             old = self.cfg
             self.cfg = new
             self.table.guard.seconds = new["app"]["guard"]
+            self.start_screen.longest = new["app"]["name_length"]
             if new["camera"] != old["camera"]:
                 self.worker.stop()
                 self.camera.close()

@@ -98,6 +98,8 @@ class TableController:
         self.last_frame = None  # the frame of the last scored throw (for "wrong?")
         self.pending = None  # (ReadResult, frame) of a read the players were asked about
         self.highlight: tuple = ()
+        #: A throw after "continue" was undone: the die is already set aside (the prompt asks only the throw).
+        self.aside_done = False
         #: A Fenn game's board flow (taps, hints); the presses of a Fenn game go there.
         self.fenn = FennTable(session, refresh=lambda: self.view.refresh(), hints=hints, guard=self.guard)
         if subscribe:
@@ -340,6 +342,11 @@ class TableController:
         What the buttons mean changes with it: the guard's quiet time starts."""
         game = self.session.game
         self.guard.hold()
+        if not self.is_fenn() and change.kind != "read":
+            from companion.prompts import must_set_aside
+
+            # Undone to just after "continue": that throw's die was already put aside.
+            self.aside_done = change.kind == "undo" and must_set_aside(game)
         play, end = self.play_screens()
         if self.is_fenn() and change.kind == "read":  # the camera's read of the board is not taken: say why
             from companion.fenn_prompts import verdict_text

@@ -36,12 +36,17 @@ from companion.game import IllegalEvent
 
 from .tap_guard import TapGuard
 
-__all__ = ["FennTable", "MARKS"]
+__all__ = ["FennTable", "MARKS", "route"]
 
 log = logging.getLogger(__name__)
 
 #: The marks on a field the player to move may not enter, by why (drawn as shapes, not colour alone).
 MARKS = ("taken", "black", "top", "start")
+
+
+def route(path) -> list[int]:
+    """The fields a turn's ``path`` (the engine's events) steps on, in order: ``[5, 6, 7, 9]``."""
+    return [e.field for e in path if isinstance(e, Step)]
 
 
 class FennTable:
@@ -143,18 +148,37 @@ class FennTable:
         return "\n".join(x for x in lines if x)
 
     def hint_lines(self) -> list[str]:
-        """The hint shown, best first, one line per field and value (at most 6):
-        "field 4, top 7 or 9 — wins in 3" (", black 2" when it sets the black die)."""
+        """The hint shown, best first, one line per end field and value, every
+        one (the screen scrolls): "field 9 (over 5 → 7), top 1 / 4 — wins now";
+        the route's fields when extra steps lead there, the tops (and black
+        die's numbers, after a Pasch) of equal turns merged into one line."""
         groups: dict = {}
         for h in self.shown_hints:
-            groups.setdefault((h.field, h.black, h.value, h.plies), []).append(h.top)
+            g = groups.setdefault((h.field, h.value, h.plies), {"tops": set(), "blacks": set(), "route": None})
+            g["tops"].add(h.top)
+            g["blacks"].add(h.black)
+            g["route"] = g["route"] or route(h.path)
         out = []
-        for (field, black, value, plies), tops in list(groups.items())[:6]:
-            where = i18n._("field {field}, top {top}").format(field=field, top=" / ".join(map(str, sorted(tops))))
-            if black != self.game.position().black:
-                where += ", " + i18n._("black {n}").format(n=black)
+        black_now = self.game.position().black
+        for (field, value, plies), g in groups.items():
+            where = i18n._("field {field}").format(field=field)
+            if len(g["route"]) > 1:
+                where += " (" + i18n._("over {fields}").format(
+                    fields=" \u2192 ".join(map(str, g["route"][:-1]))) + ")"
+            where += ", " + i18n._("top {top}").format(top=" / ".join(map(str, sorted(g["tops"]))))
+            if g["blacks"] != {black_now}:
+                where += ", " + i18n._("black {n}").format(n=" / ".join(map(str, sorted(g["blacks"]))))
             out.append(f"{where} \u2014 {hint_text(value, plies)}")
         return out
+
+    def first_step_to(self, field: int) -> Step | None:
+        """For an end field of the hint shown that extra steps reach (not a step
+        now), the first step of its best turn; else None."""
+        for h in self.shown_hints:
+            steps = [e for e in h.path if isinstance(e, Step)]
+            if h.field == field and len(steps) > 1:
+                return steps[0]
+        return None
 
     def best(self):
         """The best turn of the hint shown (its ``field`` is marked on the board), or None."""
@@ -188,8 +212,13 @@ class FennTable:
             self.selected = field
             self._apply(Step(field, self.faces()[0]))
             return
+        first = self.first_step_to(field) if field not in self.targets() else None
         if field in self.targets():
             self.selected, self.message = field, ""
+        elif first is not None:  # a starred end of the hint, reached by extra steps
+            self.selected = None
+            self.message = i18n._("Field {field} is reached by extra steps: first to field {first} "
+                                  "with {top} on top.").format(field=field, first=first.field, top=first.top)
         else:
             self.selected, self.message = None, blocked_text(self.game, field)
         self.refresh()

@@ -66,15 +66,15 @@ def play_by_touch(flow, *, rng: random.Random, best_for=0, max_turns: int = 400)
         tap_turn(flow, path)
 
 
-def fenn_script(app, report, *, save, enter_players, wait_for):
+def fenn_script(app, report, *, save, enter_players, wait_for, players=("Anna", "Ben")):
     """The Fenn part of the snapshot's script (a generator on Kivy's clock):
     ``save(name)`` saves the screen, ``enter_players`` and ``wait_for`` are
-    :mod:`ui.snapshot`'s."""
+    :mod:`ui.snapshot`'s; ``players``: the two names typed."""
 
     app.show_start()
     s = app.start_screen
     s.choose_game("fenn")
-    enter_players(s, ["Anna", "Ben"], first=1)  # Ben plays blue
+    enter_players(s, list(players), first=1)  # Ben (the second) plays blue
     s.refresh_first()
     yield 0.3
     save("fenn-start")

@@ -44,7 +44,7 @@ class CorrectionScreen(Screen):
         right = BoxLayout(orientation="vertical", spacing=6)
         self.dice_grid = GridLayout(cols=5, spacing=4, size_hint_y=0.5)
         right.add_widget(self.dice_grid)
-        right.add_widget(Label(text=_("Value of the die:"), font_size="15sp", size_hint_y=None, height=dp(22)))
+        right.add_widget(Label(text=_("Value of the die:"), font_size="16sp", size_hint_y=None, height=dp(22)))
         pad = GridLayout(cols=6, spacing=4, size_hint_y=None, height=dp(56))
         self.value_buttons = []
         for v in range(1, 7):

@@ -18,7 +18,7 @@ from companion.i18n import LANGUAGES, _
 from ..widgets import (
     SYMBOL_FONT,
 )
-from .common import BLUE, GREEN, TOUCH, backdrop, big_button, button_bar, pressed
+from .common import BLUE, GREEN, TOUCH, backdrop, big_button, button_bar, cut_name, one_line, pressed
 
 __all__ = ["StartScreen"]
 
@@ -35,6 +35,8 @@ class StartScreen(Screen):
         self.onscreen = kb == "onscreen" or (kb == "auto" and app.cfg["app"].get("fullscreen", False))
         self.keyboard = None
         self.typing = None
+        #: The longest name taken (``app.name_length``): the fields cut what is typed beyond it.
+        self.longest = int(app.cfg["app"].get("name_length", 20))
         root = BoxLayout(orientation="vertical", padding=8, spacing=6)
         self.root_box = root
         backdrop(root)
@@ -50,7 +52,7 @@ class StartScreen(Screen):
             top.add_widget(b)
         self.lang_buttons = {}
         for code, name in LANGUAGES.items():
-            b = ToggleButton(text=name, group="lang", allow_no_selection=False, font_size="15sp",
+            b = ToggleButton(text=name, group="lang", allow_no_selection=False, font_size="16sp",
                              state="down" if code == app.language else "normal")
             pressed(b, lambda c=code: app.set_language(c))
             self.lang_buttons[code] = b
@@ -73,7 +75,7 @@ class StartScreen(Screen):
                           keyboard_mode="managed" if self.onscreen else "auto")
             if self.onscreen:
                 t.bind(focus=lambda w, on: self.show_keyboard(w) if on else None)
-            t.bind(text=lambda *_: self.refresh_recent())
+            t.bind(text=self._typed)
             self.inputs.append(t)
             row.add_widget(t)
             up = Button(text="\u25b2", font_name=SYMBOL_FONT, font_size="20sp", size_hint_x=None, width=dp(56),
@@ -97,6 +99,13 @@ class StartScreen(Screen):
         root.add_widget(self.buttons)
         self.add_widget(root)
         self.refresh()
+
+    def _typed(self, field, text):
+        cut = cut_name(text, self.longest)
+        if cut != text:
+            field.text = cut  # typed beyond the longest name (or pasted): cut at once
+            return
+        self.refresh_recent()
 
     # -- the on-screen keyboard ----------------------------------------------
     def show_keyboard(self, field):
@@ -138,7 +147,7 @@ class StartScreen(Screen):
         field = self.typing
         if field is None:
             return
-        field.text, action = apply_key(field.text, key, shift=self.keyboard.have_capslock, max_len=24)
+        field.text, action = apply_key(field.text, key, shift=self.keyboard.have_capslock, max_len=self.longest)
         if action == "next":
             i = self.inputs.index(field)
             if i + 1 < len(self.inputs) and field.text.strip():
@@ -183,15 +192,15 @@ class StartScreen(Screen):
         recent = [n for n in self.app.session.store.recent_players(10) if n not in typed][:4]
         if not recent:
             return
-        self.recent_box.add_widget(Label(text=_("Recent:"), font_size="15sp", size_hint_x=None, width=dp(80)))
+        self.recent_box.add_widget(Label(text=_("Recent:"), font_size="16sp", size_hint_x=None, width=dp(80)))
         for n in recent:
-            self.recent_box.add_widget(pressed(Button(text=n, font_size="16sp", shorten=True),
+            self.recent_box.add_widget(pressed(one_line(Button(text=n, font_size="16sp")),
                                                lambda n=n: self.add_name(n)))
 
     def add_name(self, name: str):
         for t in self.inputs:
             if not t.text.strip():
-                t.text = name
+                t.text = cut_name(name, self.longest)
                 return
         self.error.text = _("Four players at most.")
 
