@@ -182,7 +182,10 @@ class TableController:
             elif action == "wrong" and self.can_correct():
                 self.open_correction("wrong")
         except IllegalEvent as e:
-            self._say(str(e))
+            if action in ("stop", "continue") and not game.decision_due:  # not the engine's raw words
+                self._say(i18n._("STOP and CONTINUE count after a throw that formed the target: throw first."))
+            else:
+                self._say(str(e))
 
     def request_throw(self) -> None:
         """THROW: in the demo, new dice on the mock camera (the watcher reads
@@ -291,9 +294,16 @@ class TableController:
         self.view.update_lights()
 
     def read_again(self) -> None:
-        """The players nudged the dice: read the picture again."""
+        """The players nudged the dice: read the picture again. In the demo (no
+        camera) the dice are nudged for them: the same values lie anew and are
+        read at rest."""
         self.pending = None
         self.view.show("game")
+        if self.demo and self.camera is not None and getattr(self.camera, "truth", None):
+            self.camera.throw([d.value for d in self.camera.truth])
+            self.waiting_for_rest = True
+            self._say(i18n._("Demo: the dice were nudged; reading them again when they are at rest…"))
+            return
         self.reading = True
         self._say(i18n._("Reading the dice…"))
         self.view.start_read()
@@ -374,6 +384,8 @@ class TableController:
             return
         if change.kind in ("start", "resume"):
             self.last_dice, self.last_frame, self.pending, self.message = [], None, None, ""
+            if self.demo and hasattr(self.camera, "clear"):
+                self.camera.clear()  # an empty tray, not the Fenn board of a game before
             if change.kind == "resume" and game.last_result is not None and self.can_correct():
                 # As it was before the restart: the last throw's result and picture ("Wrong?").
                 self.last_frame = self.session.last_throw_frame()

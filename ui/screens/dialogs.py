@@ -14,7 +14,7 @@ from companion.i18n import _
 from ..widgets import (
     SYMBOL_FONT,
 )
-from .common import BLUE, GREY, RED, TOUCH, big_button, button_bar, one_line, pressed, small_button, wrapped
+from .common import BLUE, GREEN, GREY, RED, TOUCH, big_button, button_bar, one_line, pressed, small_button, wrapped
 
 __all__ = ["UndoDialog", "NumberPad", "PinDialog", "MenuDialog", "ResumeDialog", "HistoryDialog", "RulesDialog"]
 
@@ -28,8 +28,10 @@ class UndoDialog(ModalView):
         box = BoxLayout(orientation="vertical", padding=12, spacing=10)
         self.question = wrapped(Label(text=question, font_size="20sp", halign="center", valign="middle"))
         box.add_widget(self.question)
-        self.cancel_btn = pressed(big_button(_("Keep it") + " (" + _("STOP") + ")", GREY, font_size="18sp"), self.dismiss)
-        self.confirm_btn = pressed(big_button(_("Undo") + " (" + _("CONTINUE") + ")", RED, font_size="18sp"), app.confirm_undo)
+        # The colours of the physical buttons: STOP red, CONTINUE green.
+        self.cancel_btn = pressed(big_button(_("Keep it") + " (" + _("STOP") + ")", RED, font_size="18sp"), self.dismiss)
+        self.confirm_btn = pressed(big_button(_("Undo") + " (" + _("CONTINUE") + ")", GREEN, font_size="18sp"),
+                                   app.confirm_undo)
         box.add_widget(button_bar([self.cancel_btn, self.confirm_btn], height=dp(60)))
         self.add_widget(box)
 

@@ -119,12 +119,17 @@ class GameScreen(Screen):
                                                                     table.last_dice[i].center[1]))
         formed = {order.index(i) for i in table.highlight if i < len(order)}
         shown = ([d.value for d in dice], sorted(formed))
+        game = self.app.session.game
+        if not dice and game is not None and game.last_result is not None and self.app.can_correct():
+            # After a correction, an undo or a resume no picture's reads match: the values scored.
+            r = game.last_result
+            shown = (list(r.values), sorted(r.formed_by or ()))
         if shown == self._shown_dice:
             return
         self._shown_dice = shown
         self.dice_row.clear_widgets()
-        for k, d in enumerate(dice):
-            self.dice_row.add_widget(DieButton(value=d.value, selected=k in formed, disabled=True))
+        for k, v in enumerate(shown[0]):
+            self.dice_row.add_widget(DieButton(value=v, selected=k in shown[1], disabled=True))
 
     def show_odds(self, game):
         """The risk meter: the chance of the throw due, or while a decision is
