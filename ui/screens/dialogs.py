@@ -302,6 +302,7 @@ class RulesDialog(ModalView):
         from companion.rules_card import card, to_kivy_markup
 
         super().__init__(size_hint=(0.96, 0.96), **kw)
+        self.game = game  # the card shown: "durchmarsch" or "fenn"
         box = BoxLayout(orientation="vertical", padding=8, spacing=6)
         scroll = ScrollView(do_scroll_x=False, bar_width=10, scroll_type=["bars", "content"])
         size = dp(17)
