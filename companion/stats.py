@@ -21,7 +21,8 @@ from dataclasses import asdict, dataclass
 
 from .durchmarsch import Durchmarsch, Throw
 
-__all__ = ["turn_reached", "PlayerStats", "game_stats", "PlayerTotals", "totals", "FennTotals", "fenn_totals", "rematch_tally",
+__all__ = ["turn_reached", "stale_games",
+           "PlayerStats", "game_stats", "PlayerTotals", "totals", "FennTotals", "fenn_totals", "rematch_tally",
            "throw_history"]
 
 
@@ -229,3 +230,13 @@ def turn_reached(game) -> int:
             g.apply(e)
         return max(1, n + (g.prompt_state()["phase"] == "turn" and not g.is_over))
     return max(1, sum(s.turns for s in game_stats(game)))
+
+
+def stale_games(store, days: float, now: float | None = None) -> list:
+    """The unfinished games of ``store`` (:class:`companion.storage.StoredGame`,
+    newest first) started more than ``days`` days before ``now`` (seconds
+    since the epoch; now by default): the settings screen offers to end them."""
+    import time
+
+    now = time.time() if now is None else now
+    return [g for g in store.unfinished_games() if now - g.started > days * 86400]

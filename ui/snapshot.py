@@ -8,6 +8,8 @@ of three players and saves, in ``OUTDIR``:
 read at rest, STOP/CONTINUE due), ``game.png`` (set a die aside, throw 7,
 risk meter), ``correction.png`` (a read with a die missing), ``undo.png``
 (the undo question), ``pin.png`` (the settings PIN pad), ``settings.png``,
+``settings-more.png`` (its numbers, the new PIN, an old unfinished game offered for
+ending), ``numpad.png`` (the new PIN typed on the screen's digits),
 ``calibrate.png`` (four tray corners touched on the still picture), ``end.png``
 (winner and how the game went), ``board.png`` (Fenn's board: two ends touched), ``end-sheets.png`` (the final sheets),
 ``resume.png`` (the unfinished games offered after a restart), ``history.png``
@@ -32,7 +34,8 @@ from .fenn_snapshot import FENN_SCREENS
 __all__ = ["snapshot", "drive", "enter_players", "wait_for", "touch_picture", "SCREENS", "winning_values"]
 
 #: The PNG files written, in order.
-SCREENS = ("start", "start-keyboard", "decision", "game", "correction", "undo", "pin", "settings", "calibrate",
+SCREENS = ("start", "start-keyboard", "decision", "game", "correction", "undo", "pin", "settings", "settings-more",
+           "numpad", "calibrate",
            "board", "end", "end-sheets", "resume", "history", "rules") + FENN_SCREENS
 
 
@@ -236,6 +239,11 @@ def _script(app, outdir, report, names=NAMES):
     report["files"].append(shot(Window, outdir, "undo", report))
     app.dialog.dismiss()
     yield 0.2
+    import time
+    from unittest import mock
+
+    with mock.patch("time.time", return_value=time.time() - 3 * 86400):  # a game left three days ago
+        session.store.new_game(list(names[:2]), first=0, game="fenn")
     app.open_settings()
     yield 0.2
     for k in "12":
@@ -247,6 +255,19 @@ def _script(app, outdir, report, names=NAMES):
     app.dialog.key("OK")
     yield 0.4
     report["files"].append(shot(Window, outdir, "settings", report))
+    st = app.sm.get_screen("settings")
+    st.scroll.scroll_y = 0  # the numbers, the PIN and the old game offered for ending
+    yield 0.3
+    report["files"].append(shot(Window, outdir, "settings-more", report))
+    report["stale_offered"] = len(st.stale)
+    st.end_stale()
+    st.fields["pin"].open_pad()
+    for k in "4711":
+        st.fields["pin"].pad.key(k)
+    yield 0.3
+    report["files"].append(shot(Window, outdir, "numpad", report))
+    st.fields["pin"].pad.dismiss()
+    yield 0.2
     app.open_calibration()
     yield 0.3
     picker = app.calibration_screen.picker

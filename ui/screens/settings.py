@@ -14,10 +14,11 @@ from kivy.uix.togglebutton import ToggleButton
 
 from companion.i18n import LANGUAGES, _
 from companion.settings import uses_default_pin
+from companion.stats import stale_games
 
 from .common import BCM_PINS, BLUE, GREEN, GREY, RED, RESOLUTIONS, backdrop, big_button, button_bar, pressed, wrapped
 
-__all__ = ["SettingsScreen", "NumberField", "stale_games"]
+__all__ = ["SettingsScreen", "NumberField"]
 
 
 class _Option(SpinnerOption):
@@ -55,15 +56,6 @@ class NumberField(Button):
         return True
 
 
-def stale_games(store, days: float, now: float | None = None) -> list:
-    """The unfinished games (:class:`companion.storage.StoredGame`) started more
-    than ``days`` days before ``now`` (seconds since the epoch; now by default)."""
-    import time
-
-    now = time.time() if now is None else now
-    return [g for g in store.unfinished_games() if now - g.started > days * 86400]
-
-
 class SettingsScreen(Screen):
     """Camera, GPIO pins, language, sound, odds, Fenn's rulings (F7, F12, F1) and the PIN (behind the PIN)."""
 
@@ -73,7 +65,7 @@ class SettingsScreen(Screen):
         root = BoxLayout(orientation="vertical", padding=8, spacing=6)
         backdrop(root)
         root.add_widget(Label(text=_("Settings"), font_size="24sp", bold=True, size_hint_y=None, height=dp(40)))
-        scroll = ScrollView(do_scroll_x=False, bar_width=10, scroll_type=["bars", "content"])
+        scroll = self.scroll = ScrollView(do_scroll_x=False, bar_width=10, scroll_type=["bars", "content"])
         grid = GridLayout(cols=2, spacing=6, size_hint_y=None, row_default_height=dp(52), row_force_default=True)
         grid.bind(minimum_height=grid.setter("height"))
         cfg = app.cfg
@@ -145,9 +137,9 @@ class SettingsScreen(Screen):
             return
         from companion.i18n import ngettext
 
-        words = ngettext("{n} game unfinished for more than {days:g} days",
-                         "{n} games unfinished for more than {days:g} days", len(old)).format(
-            n=len(old), days=app.cfg["app"]["stale_days"])
+        # (right below the row of the days: "longer" is longer than those)
+        words = ngettext("{n} game left unfinished for longer", "{n} games left unfinished for longer",
+                         len(old)).format(n=len(old))
         self.stale_btn = pressed(big_button(_("End them"), RED, font_size="18sp"), self.end_stale)
         row(words, self.stale_btn)
 
