@@ -258,3 +258,16 @@ def test_after_a_throw_is_undone_the_die_set_aside_is_not_asked_for_again(table)
     c.session.throw([5, 4, 1, 1, 1, 1, 1])
     c.action("continue")
     assert "put one die aside" in prompt(g, aside_done=c.aside_done)  # the next time it is asked again
+
+
+def test_stop_or_continue_when_nothing_is_due_is_said_in_words(table):
+    from companion import i18n
+
+    i18n.set_language("de")
+    try:
+        c, view = table
+        c.action("stop")
+        assert c.message.startswith("STOPP und WEITER gelten nach einem Wurf")
+        assert c.session.game.events == ()
+    finally:
+        i18n.set_language("en")

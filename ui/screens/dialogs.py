@@ -168,7 +168,7 @@ class ResumeDialog(ModalView):
 
         self.rows.clear_widgets()
         for g in self.games:
-            row = BoxLayout(spacing=6, size_hint_y=None, height=TOUCH + dp(8))
+            row = BoxLayout(spacing=6, size_hint_y=None, height=TOUCH + dp(16))  # two lines: game, names, turn, date
             when = time.strftime("%d.%m. %H:%M", time.localtime(g.started))
             if g.id == asking:
                 text = _("End the game of {names} without a winner?").format(names=", ".join(g.players))
@@ -179,8 +179,7 @@ class ResumeDialog(ModalView):
                                        self._fill))
             else:
                 text = game_line(g, self.store, when)
-                row.add_widget(wrapped(Label(text=text, font_size="16sp", halign="left", valign="middle",
-                                             max_lines=2, shorten=True)))
+                row.add_widget(wrapped(Label(text=text, font_size="16sp", halign="left", valign="middle")))
                 row.add_widget(pressed(big_button(_("Resume"), BLUE, font_size="17sp", size_hint_x=0.25),
                                        lambda gid=g.id: self._resume(gid)))
                 row.add_widget(pressed(small_button(_("End…"), size_hint_x=0.18, size_hint_y=1),
@@ -252,7 +251,8 @@ class HistoryDialog(ModalView):
         mine = {n.casefold() for n in game.players}
         known = [t for t in totals(store) if t.name.casefold() in mine]
         tally = rematch_tally(store, game.players, game=game.name)
-        table = GridLayout(cols=5, spacing=2, size_hint_y=None, height=dp(26) * (len(known) + 1))
+        table = GridLayout(cols=5, spacing=2, size_hint_y=None, height=dp(26) * len(known) + dp(42),
+                           cols_minimum={0: dp(230)}, rows_minimum={0: dp(40)})  # a 20-letter name, two-line heads
         for h in (_("Player"), _("Games"), _("Wins"), _("Rows completed"), _("Longest march")):
             table.add_widget(wrapped(Label(text=h, bold=True, font_size="16sp", halign="center", valign="middle",
                                            color=(0.75, 0.8, 0.9, 1))))
@@ -260,9 +260,9 @@ class HistoryDialog(ModalView):
             for c in (t.name, t.games, t.wins, t.rows_completed, t.longest_march):
                 table.add_widget(one_line(Label(text=str(c), font_size="16sp", halign="center")))
         box.add_widget(table)
-        box.add_widget(one_line(Label(text=_("Rematch tally: {tally}").format(
-            tally=", ".join(f"{n} {w}" for n, w in tally.items())), font_size="16sp", size_hint_y=None, height=dp(28),
-            halign="center")))
+        box.add_widget(wrapped(Label(text=_("Rematch tally: {tally}").format(  # four long names: two lines
+            tally=", ".join(f"{n} {w}" for n, w in tally.items())), font_size="16sp", size_hint_y=None, height=dp(44),
+            halign="center", valign="middle")))
         box.add_widget(pressed(small_button(_("Back to the game"), font_size="17sp"), self.dismiss))
         self.add_widget(box)
 

@@ -52,7 +52,7 @@ class FennScreen(Screen):
         root.add_widget(self.choice_title)
         self.choices = BoxLayout(spacing=8, padding=(8, 0))
         root.add_widget(self.choices)
-        self.undo_btn = pressed(small_button(_("Undo")), lambda: app.action("undo"))
+        self.undo_btn = pressed(small_button(_("Undo"), size_hint_x=1.25), lambda: app.action("undo"))  # Zurücknehmen
         self.hint_btn = pressed(small_button(_("Hint")), self.flow.show_hint)
         self.menu_btn = pressed(small_button(_("Menu")), app.open_menu)
         self.end_btn = big_button(_("End turn"), GREEN, size_hint_x=1.6)
