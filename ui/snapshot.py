@@ -196,6 +196,7 @@ def _script(app, outdir, report, names=NAMES):
     # name typed by touch, with the language's accents and ⇧ for a capital.
     s.onscreen = True
     s.inputs[3].keyboard_mode = "managed"
+    s.inputs[3].text = ""
     s.show_keyboard(s.inputs[3])
     for key in {"de": "jürgen", "fr": "zoé", "it": "niccolò"}.get(app.language, "zoe"):
         s._key(key)

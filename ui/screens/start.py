@@ -129,7 +129,7 @@ class StartScreen(Screen):
                 other.focus = False
         if self.keyboard is None:
             # Keys 10 mm high on a 7-inch 800×480 screen (5.2 px a mm): 5 rows of 52 px.
-            self.keyboard = NameKeyboard(layout=layout_path(self.app.language), size_hint_y=None, height=dp(268),
+            self.keyboard = NameKeyboard(layout=layout_path(self.app.language), size_hint=(1, None), height=dp(268),
                                          margin_hint=[0.01, 0.01, 0.01, 0.01],
                                          do_translation=False, do_rotation=False, do_scale=False)
             self.keyboard.bind(on_key_down=lambda kb, keycode, internal, mods: self._key((keycode, internal)),
