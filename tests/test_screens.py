@@ -170,3 +170,22 @@ def test_a_cafe_table_with_the_stray_tap_guard(tmp_path):
     assert rep["pasch_offered"] and rep["after_double_face"] == {"last": "Step(field=4, top=6)", "phase": "options",
                                                                  "black": 6}
     assert rep["after_deliberate"]["phase"] == "turn" and rep["after_deliberate"]["black"] != 6
+
+
+@pytest.mark.parametrize("lang", ["fr"])
+def test_the_longest_names_on_every_screen_and_no_text_under_16_px(tmp_path, lang):
+    """Four 20-letter names (the longest taken), every screen at 800x480: no text
+    smaller than 16 px (the sheets' digits and names with four players included)."""
+    out = tmp_path / "shots"
+    p = subprocess.run([sys.executable, "-m", "companion.cli", "snapshot", "--lang", lang, "--long-names", str(out)],
+                       capture_output=True, text=True, env=dict(ENV, KIVY_HOME=str(tmp_path / "kivy")), timeout=300)
+    rep = _report(p.stdout)
+    assert p.returncode == 0 and "error" not in rep, (rep.get("error"), p.stderr[-2000:])
+    from ui.snapshot import LONG_NAMES, SCREENS
+
+    assert set(rep["smallest"]) == set(SCREENS)
+    small = {name: v for name, v in rep["smallest"].items() if v[0] < 16}
+    assert small == {}, small
+    names = [n[:20] for n in LONG_NAMES[lang]]
+    assert any(names[3] in t for t in rep["texts"]["end"])  # the winner's whole name on the end screen
+    assert rep["stale_offered"] == 1  # the game left three days ago, offered on the settings screen
