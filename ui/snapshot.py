@@ -114,21 +114,25 @@ def touch_picture(picture, fx: float, fy: float) -> bool:
 
 def visible_texts(window) -> list[str]:
     """The texts of every widget shown in ``window`` (labels, buttons, inputs),
-    sorted: what a player can read on the screen, to compare screens across a
-    refactor (the picture's pixels vary with the live camera)."""
+    sorted: what a player can read on the screen, or reach by scrolling a list
+    (a scroll view's whole content, wherever it is scrolled to: the same
+    however far its layout got), to compare screens across a refactor (the
+    picture's pixels vary with the live camera)."""
+    from kivy.uix.scrollview import ScrollView
+
     out = []
 
-    def walk(w, shown=True):
+    def walk(w, shown=True, scrolled=False):
         shown = shown and getattr(w, "opacity", 1) > 0 and not getattr(w, "disabled_hidden", False)
         text = getattr(w, "text", None)
         if shown and isinstance(text, str) and text.strip():
             x, y = w.to_window(*w.pos)
-            if x < window.width and y < window.height and x + w.width > 0 and y + w.height > 0:
+            if scrolled or (x < window.width and y < window.height and x + w.width > 0 and y + w.height > 0):
                 out.append(text.strip())
         # A screen manager shows its current screen (during a transition the old one too: not kept).
         children = [w.current_screen] if getattr(w, "current_screen", None) is not None else w.children
         for c in children:
-            walk(c, shown)
+            walk(c, shown, scrolled or isinstance(w, ScrollView))
 
     for c in window.children:
         walk(c)
