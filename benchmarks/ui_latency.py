@@ -103,6 +103,7 @@ def main() -> int:
     cfg["app"]["data_dir"] = tempfile.mkdtemp(prefix="companion-bench-")
     cfg["camera"].update(source="mock", seed=5)
     cfg["gpio"]["enabled"] = False
+    cfg["app"]["guard"] = 0.0  # the press's own latency, not the stray-tap guard's wait
     rep: dict = {}
     run_app(cfg, driver=lambda app: drive(app, script(app, rep), rep), size=(800, 480))
     if "error" in rep:

@@ -15,7 +15,7 @@
     companion eval-vision [--workers N] LABELS.json
     companion odds [--json]
     companion calibrate [--config F] [--image IMAGE] [--corners "X,Y;X,Y;..."]
-    companion snapshot [--size WxH] [--lang LL] OUTDIR
+    companion snapshot [--size WxH] [--lang LL] [--long-names] OUTDIR
     companion web [--config F] [--check]
     companion doctor [--config F] [--json] [--pulse]
 
@@ -39,6 +39,8 @@ __all__ = ["main", "build_parser"]
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of the ``companion`` command."""
     p = argparse.ArgumentParser(prog="companion", description="Physical-dice companion: reads dice, keeps score.")
+    p.add_argument("--config", dest="top_config", metavar="F",
+                   help="config file (TOML) for the app started without a command (as 'companion kiosk --config F')")
     sub = p.add_subparsers(dest="command")
 
     k = sub.add_parser("kiosk", help="start the touchscreen app (the default)")
@@ -102,6 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
     sn = sub.add_parser("snapshot", help="render every screen to PNG files, offscreen")
     sn.add_argument("--size", default="800x480", help="window size WIDTHxHEIGHT in px (default 800x480)")
     sn.add_argument("--lang", default="en", choices=("de", "en", "fr", "it"), help="language of the screens")
+    sn.add_argument("--long-names", action="store_true",
+                    help="four players with the longest names taken (20 characters), to check every screen fits them")
     sn.add_argument("outdir", metavar="OUTDIR")
 
     dr = sub.add_parser("doctor", help="check camera, buttons, screen, sound, clock, disk, calibration: one line each")
@@ -119,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     args = build_parser().parse_args(argv)
     if args.command in (None, "kiosk"):
-        return _kiosk(getattr(args, "config", None))
+        return _kiosk(getattr(args, "config", None) or args.top_config)
     if args.command == "read" and args.game == "fenn":
         from .fenn_cli import read_fenn_images
 
@@ -156,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "snapshot":
         from ui.snapshot import main as snapshot_main
 
-        return snapshot_main(args.size, args.lang, args.outdir)
+        return snapshot_main(args.size, args.lang, args.outdir, args.long_names)
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

@@ -28,6 +28,9 @@ Example file::
     keyboard = "auto"    # auto (on-screen when fullscreen) | onscreen | system
     keep_frame_games = 20  # the pictures of the last 20 games are kept (never an unfinished game's)
     keep_recorded = 2000   # the last 2000 recorded throws (frames with their values) are kept
+    guard = 0.6          # seconds a new screen is shown before a press acts (stray double taps); 0: none
+    name_length = 20     # the longest player name, 1-24 characters (cut while typing)
+    stale_days = 1.0     # unfinished games older than this are offered for ending on the settings screen
 
     [web]                # the table's page (companion web; docs/web.md)
     enabled = false      # the kiosk: true (its page served, QR codes on the end screen and in the history)
@@ -62,7 +65,8 @@ DEFAULTS: dict = {
              "buzzer": 22, "debounce": 0.05, "hold_undo": 3.0},
     "app": {"data_dir": "~/.local/share/dice-companion", "language": "en", "fullscreen": False,
             "sound": True, "odds": True, "pin": "1234", "keyboard": "auto",
-            "keep_frame_games": 20, "keep_recorded": 2000},
+            "keep_frame_games": 20, "keep_recorded": 2000, "guard": 0.6, "name_length": 20,
+            "stale_days": 1.0},
     "fenn": {"faces": "any", "stuck": "pass", "dice": "miwin"},
     "web": {"enabled": False, "listen": "127.0.0.1:8080", "pictures": False, "url": ""},
 }
@@ -77,7 +81,6 @@ CHOICES = {
     ("fenn", "dice"): ("miwin", "wikipedia"),
 }
 
-
 #: Allowed ranges of numeric keys, ``(lowest, highest)`` inclusive; floats must also be finite.
 #: GPIO: BCM 1–27 for the buttons; 0 means "none fitted" for an LED or the buzzer.
 RANGES = {
@@ -86,6 +89,7 @@ RANGES = {
     ("gpio", "stop_led"): (0, 27), ("gpio", "continue_led"): (0, 27), ("gpio", "buzzer"): (0, 27),
     ("gpio", "debounce"): (0.001, 1.0), ("gpio", "hold_undo"): (0.2, 30.0),
     ("app", "keep_frame_games"): (0, 1_000_000), ("app", "keep_recorded"): (0, 10_000_000),
+    ("app", "guard"): (0.0, 3.0), ("app", "name_length"): (1, 24), ("app", "stale_days"): (0.01, 365.0),
 }
 _PINS = ("stop_pin", "continue_pin", "stop_led", "continue_led", "buzzer")
 

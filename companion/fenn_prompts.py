@@ -181,8 +181,8 @@ def turn_log(game: Fenn) -> list[str]:
             cur.append(f" \u2192 {after.dice[mover][0]}")
             if g.is_over or g.prompt_state()["phase"] == "turn" or isinstance(e, Turn):
                 cur.append(", " + _("top {n}").format(n=after.dice[mover][1]))
-            if after.black != before.black:
-                cur.append("; " + _("black {a} \u2192 {b}").format(a=before.black, b=after.black))
+            if after.black != before.black:  # turned in a whole turn (the camera's, the demo's): a Pasch (F9)
+                cur.append("; " + _("Pasch: black {a} \u2192 {b}").format(a=before.black, b=after.black))
         elif isinstance(e, SetBlack):
             cur.append(", " + _("top {n}").format(n=after.dice[mover][1]))
             cur.append("; " + _("Pasch: black {a} \u2192 {b}").format(a=before.black, b=e.top))

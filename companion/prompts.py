@@ -61,16 +61,18 @@ def throw_text(name: str, n: int, target: int) -> str:
     return _("{name}: throw {n} dice for {target}, one die showing {target}").format(name=name, n=n, target=target)
 
 
-def prompt(game: Durchmarsch) -> str:
+def prompt(game: Durchmarsch, *, aside_done: bool = False) -> str:
     """What the players do now: throw (with the dice count and target), put a
-    die aside first, decide stop or continue, or who won."""
+    die aside first, decide stop or continue, or who won. ``aside_done``: the
+    die was put aside already (a throw after it was undone: the roller holds
+    the dice due), so only the throw is asked."""
     if game.is_over:
         return _("{name} wins!").format(name=game.winner)
     name = game.players[game.current_player]
     if game.decision_due:
         return _("{name}: stop or continue?").format(name=name)
     n, t = game.dice_to_throw, game.target
-    if must_set_aside(game):
+    if must_set_aside(game) and not aside_done:
         then = _("Then throw {n} dice for {target}, two dice that add up to {target}") if uses_pair(t) else \
             _("Then throw {n} dice for {target}, one die showing {target}")
         return _("{name}: put one die aside.").format(name=name) + "\n" + then.format(n=n, target=t)

@@ -21,7 +21,8 @@ from dataclasses import asdict, dataclass
 
 from .durchmarsch import Durchmarsch, Throw
 
-__all__ = ["PlayerStats", "game_stats", "PlayerTotals", "totals", "game_totals", "FennTotals", "fenn_totals",
+__all__ = ["turn_reached", "stale_games",
+           "PlayerStats", "game_stats", "PlayerTotals", "totals", "game_totals", "FennTotals", "fenn_totals",
            "fenn_game_totals", "rematch_tally", "throw_history"]
 
 
@@ -238,3 +239,29 @@ def throw_history(game: Durchmarsch) -> list:
         else:
             board.decide(ev.decision)
     return out
+
+
+def turn_reached(game) -> int:
+    """The turn a game (Durchmarsch or Fenn, finished or not) has reached,
+    counting every player's turns from 1: the turn being played, or the
+    last one of a finished game. A game not begun is at turn 1."""
+    if game.name == "fenn":
+        from .fenn import Fenn
+
+        g = Fenn(game.players, first=game.first, **game.settings)
+        n = 0
+        for e in game.events:
+            n += g.prompt_state()["phase"] == "turn"
+            g.apply(e)
+        return max(1, n + (g.prompt_state()["phase"] == "turn" and not g.is_over))
+    return max(1, sum(s.turns for s in game_stats(game)))
+
+
+def stale_games(store, days: float, now: float | None = None) -> list:
+    """The unfinished games of ``store`` (:class:`companion.storage.StoredGame`,
+    newest first) started more than ``days`` days before ``now`` (seconds
+    since the epoch; now by default): the settings screen offers to end them."""
+    import time
+
+    now = time.time() if now is None else now
+    return [g for g in store.unfinished_games() if now - g.started > days * 86400]

@@ -172,3 +172,12 @@ def test_read_classical_leaves_out_the_learned_classifier(tmp_path, capsys, clas
     classical = json.loads(out)
     assert sorted(d["value"] for d in both["dice"]) == [2, 4, 6] and not both["sure"]
     assert len(classical["dice"]) == 2 and not classical["sure"]
+
+
+def test_config_before_any_command_starts_the_app_with_it(tmp_path, capsys):
+    from companion.cli import main
+
+    missing = str(tmp_path / "nothing.toml")
+    assert main(["--config", missing]) == 2  # the app's config is loaded (and refused), not "invalid choice"
+    assert "nothing.toml" in capsys.readouterr().err
+    assert main(["kiosk", "--config", missing]) == 2

@@ -239,3 +239,35 @@ def test_a_throw_heard_late_does_not_close_a_wrong_correction(tmp_path):
     for change in late:
         c.on_change(change)
     assert view.screen == "correction" and view.corrections[-1]["mode"] == "wrong"
+
+
+def test_after_a_throw_is_undone_the_die_set_aside_is_not_asked_for_again(table):
+    from companion import i18n
+    from companion.prompts import prompt
+
+    i18n.set_language("en")
+    c, view = table
+    c.session.throw([6, 4, 1, 1, 1, 1, 1, 1])
+    c.action("continue")
+    g = c.session.game
+    assert "put one die aside" in prompt(g, aside_done=c.aside_done)
+    c.session.throw([5, 4, 1, 1, 1, 1, 1])  # seven dice: the die was put aside
+    c.session.undo()
+    words = prompt(g, aside_done=c.aside_done)
+    assert "aside" not in words and "throw 7 dice" in words
+    c.session.throw([5, 4, 1, 1, 1, 1, 1])
+    c.action("continue")
+    assert "put one die aside" in prompt(g, aside_done=c.aside_done)  # the next time it is asked again
+
+
+def test_stop_or_continue_when_nothing_is_due_is_said_in_words(table):
+    from companion import i18n
+
+    i18n.set_language("de")
+    try:
+        c, view = table
+        c.action("stop")
+        assert c.message.startswith("STOPP und WEITER gelten nach einem Wurf")
+        assert c.session.game.events == ()
+    finally:
+        i18n.set_language("en")

@@ -135,3 +135,23 @@ def test_typing_names_on_kivys_vkeyboard(tmp_path):
     assert [i for i, m in enumerate(rep["en"]["modes"]) if m == "shift"] == [0, 4, 10]
     # A rules card is valid Kivy markup and lays out in a 760-px-wide scroll view.
     assert rep["card"]["width"] <= 760 and rep["card"]["height"] > 300
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_layout_carries_every_languages_accents_on_its_accent_layer(lang):
+    from ui.keyboard_layouts import ALL_ACCENTS
+
+    layout = load(lang)
+    special = {k[1] for k in keys(layout, "special")}
+    for c in ALL_ACCENTS:  # Zoë in German, Müller in French, ñ and ï in Italian...
+        assert c in special, c
+        assert c == "ß" or c.upper() in special or c.upper() in {k[1] for k in keys(layout, "shift")}, c
+    for r in range(1, layout["rows"] + 1):  # Kivy's geometry: each row fills the keyboard
+        assert sum(k[3] for k in layout[f"special_{r}"]) == pytest.approx(layout["cols"]), r
+    for mode in ("normal", "shift", "special"):  # the accent key on every layer, to go there and back
+        assert "accents" in [k[2] for k in keys(layout, mode)], mode
+
+
+def test_apply_key_accent_key_changes_layer_not_text():
+    assert apply_key("Zo", ("accents", None), shift=False) == ("Zo", "accents")
+    assert apply_key("Zo", "ë", shift=False) == ("Zoë", None)

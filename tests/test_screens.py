@@ -146,3 +146,46 @@ def test_fenn_by_the_boards_widgets_and_the_buttons(tmp_path):
     assert rep["after_undo"] == {"phase": "options", "to_move": 1, "extra": True, "pasch": False}
     assert rep["one_point_save_disabled"] is True and rep["two_points_save_disabled"] is False
     assert rep["board_saved"] is True
+
+
+def test_a_cafe_table_with_the_stray_tap_guard(tmp_path):
+    """Double taps on the real widgets, GPIO and keys (guard 0.6 s); the start
+    screen's rules card; names cut at typing; the keyboard; the PIN lockout."""
+    p = subprocess.run([sys.executable, INTERACT, "cafe", str(tmp_path / "data"), str(tmp_path)],
+                       capture_output=True, text=True, env=dict(ENV, GUARD="0.6"), timeout=300)
+    rep = _report(p.stdout)
+    assert "error" not in rep, rep
+    assert rep["rules_game"] == "fenn"  # the card of the game chosen, not Durchmarsch's
+    assert rep["cut"] == "Maximiliane-Charlott"  # 20 characters, cut as typed
+    assert rep["held_e"] == "E"  # a key held 1.5 s types once
+    assert rep["key_h_px"] >= 52  # 10 mm on a 7-inch 800x480 screen
+    assert rep["cursors"] == 1
+    # STOP tapped twice 200 ms apart: THROW appeared under the finger, and nothing was thrown.
+    assert rep["throw_shown"] and rep["after_double_stop"] == {"events": 1, "thrown": False, "dropped": 1}
+    assert rep["after_double_gpio"] == {"events": 1, "thrown": False}
+    assert rep["after_double_key"] == {"events": 1, "thrown": False}
+    assert rep["locked"] == {"label": "Too many wrong PINs: wait 30 s.", "keys_off": True}
+    assert rep["locked_later"] in ("Too many wrong PINs: wait 29 s.", "Too many wrong PINs: wait 28 s.")
+    # Fenn: the second tap of a top face making a Pasch lands on the black die's picker: it does not act.
+    assert rep["pasch_offered"] and rep["after_double_face"] == {"last": "Step(field=4, top=6)", "phase": "options",
+                                                                 "black": 6}
+    assert rep["after_deliberate"]["phase"] == "turn" and rep["after_deliberate"]["black"] != 6
+
+
+@pytest.mark.parametrize("lang", ["fr"])
+def test_the_longest_names_on_every_screen_and_no_text_under_16_px(tmp_path, lang):
+    """Four 20-letter names (the longest taken), every screen at 800x480: no text
+    smaller than 16 px (the sheets' digits and names with four players included)."""
+    out = tmp_path / "shots"
+    p = subprocess.run([sys.executable, "-m", "companion.cli", "snapshot", "--lang", lang, "--long-names", str(out)],
+                       capture_output=True, text=True, env=dict(ENV, KIVY_HOME=str(tmp_path / "kivy")), timeout=300)
+    rep = _report(p.stdout)
+    assert p.returncode == 0 and "error" not in rep, (rep.get("error"), p.stderr[-2000:])
+    from ui.snapshot import LONG_NAMES, SCREENS
+
+    assert set(rep["smallest"]) == set(SCREENS)
+    small = {name: v for name, v in rep["smallest"].items() if v[0] < 16}
+    assert small == {}, small
+    names = [n[:20] for n in LONG_NAMES[lang]]
+    assert any(names[3] in t for t in rep["texts"]["end"])  # the winner's whole name on the end screen
+    assert rep["stale_offered"] == 1  # the game left three days ago, offered on the settings screen

@@ -26,6 +26,7 @@ def main():
     size = tuple(int(v) for v in (sys.argv[3] if len(sys.argv) > 3 else "800x480").split("x"))
     cfg = json.loads(json.dumps(DEFAULTS))
     cfg["app"]["data_dir"] = data
+    cfg["app"]["guard"] = float(os.environ.get("GUARD", "0"))  # the stray-tap guard has its own tests
     cfg["camera"] = {"source": "mock", "seed": 7}
     cfg["_pin_factory"] = MockFactory()
     report = {"throws": [], "screens": [], "presses": []}

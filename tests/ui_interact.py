@@ -5,7 +5,9 @@ Usage: python tests/ui_interact.py SCENARIO DATA_DIR OUT_DIR
 Prints one JSON line with what happened, then exits. Scenarios: ``table``
 (start screen, decisions by tap/GPIO/key, lights, correction, undo, settings,
 language), ``fenn`` (a Fenn game by the board's widgets and GPIO, the board
-calibrated by two touches), ``hang`` (start a game, score a throw, print the state, then wait
+calibrated by two touches), ``cafe`` (the stray-tap guard on, GUARD=0.6: double taps
+on the real widgets, GPIO and keys; the rules card of the game chosen; names cut at
+typing; no key repeat; the PIN lockout counting down), ``hang`` (start a game, score a throw, print the state, then wait
 to be killed), ``resume`` (resume the unfinished game).
 """
 
@@ -175,7 +177,10 @@ def table(app, rep, Window):
         "frame_size": list(frame_size),
     }
     st.fields["odds"].state = "normal"
-    st.fields["pin"].text = "2468"
+    st.fields["pin"].open_pad()  # the new PIN typed on the screen's own digits
+    for k in "2468":
+        st.fields["pin"].pad.key(k)
+    st.fields["pin"].pad.key("OK")
     st.fields["stop_pin"].text = "6"  # clashes with CONTINUE: refused
     st.save()
     rep["clash"] = st.error.text
@@ -275,11 +280,149 @@ def fenn(app, rep, Window):
     rep["board_saved"] = os.path.exists(os.path.join(DATA, "board.json")) and app.session.board is not None
 
 
+class HeldTouch:
+    """A finger on the on-screen keyboard: down, held, up (what VKeyboard reads of a touch)."""
+
+    _n = 0
+
+    def __init__(self, pos):
+        HeldTouch._n += 1
+        self.uid, self.pos, self.ud, self.grab_current = 1000 + HeldTouch._n, pos, {}, None
+        self.x, self.y = pos
+
+    def grab(self, widget, exclusive=False):
+        self.grab_current = widget
+
+    def ungrab(self, widget):
+        self.grab_current = None
+
+
+def cafe(app, rep, Window):
+    s = app.start_screen
+    # The rules card of the game chosen on the start screen (Fenn), not Durchmarsch's.
+    s.game_buttons["fenn"].dispatch("on_release")
+    yield 0.1
+    s.rules_btn.dispatch("on_release")
+    yield 0.3
+    rep["rules_game"] = getattr(app.dialog, "game", None)
+    app.dialog.dismiss()
+    s.game_buttons["durchmarsch"].dispatch("on_release")
+    yield 0.1
+    # Names: cut at the longest taken (20) as they are typed, by a keyboard or pasted.
+    s.inputs[0].text = "Maximiliane-Charlotte von Hohenberg-Weißenfels"
+    yield 0.1
+    rep["cut"] = s.inputs[0].text
+    # The on-screen keyboard: a key held 1.5 s types once; one cursor.
+    s.onscreen = True
+    for t in s.inputs:
+        t.keyboard_mode = "managed"
+    s.inputs[1].text = ""
+    s.inputs[1].focus = True
+    s.show_keyboard(s.inputs[1])
+    yield 0.3
+    kb = s.keyboard
+    x0, y0 = kb.to_window(*kb.pos)
+    touch = HeldTouch((x0 + kb.width * 2.5 / 12, y0 + kb.height * 0.7))  # the second row's third key: e
+    kb.on_touch_down(touch)
+    yield 1.5
+    kb.on_touch_up(touch)
+    yield 0.1
+    rep["held_e"] = s.inputs[1].text
+    rep["key_h_px"] = kb.height * 0.98 / 5
+    s._key(("enter", None))
+    yield 0.2
+    rep["cursors"] = sum(1 for t in s.inputs if t.focus)
+    s.hide_keyboard()
+    enter_players(s, ["Anna", "Ben"])
+    s.start_btn.dispatch("on_release")
+    yield 0.8
+    g = app.session.game
+    # A decision due; STOP double-tapped on the screen (200 ms): THROW appears under the finger.
+    app.session.throw([6, 4, 1, 1, 1, 1, 1, 1])
+    yield 0.8
+    scr = app.game_screen
+    n = len(g.events)
+    scr.stop_btn.dispatch("on_release")
+    yield 0.2
+    rep["throw_shown"] = scr.throw_btn.parent is not None and not scr.throw_btn.disabled
+    scr.throw_btn.dispatch("on_release")
+    yield 0.3
+    rep["after_double_stop"] = {"events": len(g.events) - n, "thrown": app.table.waiting_for_rest,
+                                "dropped": app.table.guard.dropped}
+    yield 0.5
+    # GPIO CONTINUE pressed twice 150 ms apart on a decision: one press acts.
+    app.session.throw([6, 4, 1, 1, 1, 1, 1, 1])
+    yield 0.8
+    n = len(g.events)
+    pin = app.buttons.continue_.pin
+    press(pin)
+    time.sleep(0.15)
+    press(pin)
+    yield 0.8
+    rep["after_double_gpio"] = {"events": len(g.events) - n, "thrown": app.table.waiting_for_rest}
+    # Keys: C then Space 100 ms later.
+    app.session.throw([5, 4, 1, 1, 1, 1, 1])
+    yield 0.8
+    n = len(g.events)
+    Window.dispatch("on_key_down", 99, 0, "c", [])
+    yield 0.1
+    Window.dispatch("on_key_down", 32, 0, " ", [])
+    yield 0.3
+    rep["after_double_key"] = {"events": len(g.events) - n, "thrown": app.table.waiting_for_rest}
+    # The settings' PIN: 5 wrong PINs lock the pad, the wait counts down.
+    yield 0.5
+    app.open_settings()
+    yield 0.2
+    for _ in range(5):
+        for k in "0000":
+            app.dialog.key(k)
+        app.dialog.key("OK")
+    yield 0.1
+    rep["locked"] = {"label": app.dialog.label.text, "keys_off": all(b.disabled for b in app.dialog.keys.values())}
+    yield 1.3
+    rep["locked_later"] = app.dialog.label.text
+    app.dialog.dismiss()
+    yield 0.2
+    # Fenn: a double tap on a top face that makes a Pasch lands on the black die's picker,
+    # opened in the same place: it does not turn the black die.
+    from ui.snapshot import _Touch
+
+    app.show_start()
+    s = app.start_screen
+    s.game_buttons["fenn"].dispatch("on_release")
+    enter_players(s, ["Anna", "Ben"])
+    s.start_btn.dispatch("on_release")
+    yield 0.8
+    g, scr = app.session.game, app.fenn_screen
+    app.table.fenn.tap_black(6)  # blue begins
+    yield 0.8
+    g.set_position(blue=(3, 1), red=(8, 2), black=6, to_move=0)
+    app.refresh()
+    x0, y0, size = scr.board.geometry()
+    scr.board.on_touch_down(_Touch((x0 + 3.5 * size, y0 + size / 2)))  # field 4
+    yield 0.3
+    faces = [w for w in reversed(scr.choices.children) if getattr(w, "value", None) is not None]
+    six = next(i for i, w in enumerate(faces) if w.value == 6)
+    faces[six].dispatch("on_release")
+    yield 0.2
+    under = [w for w in reversed(scr.choices.children) if getattr(w, "value", None) is not None]
+    rep["pasch_offered"] = app.table.fenn.black_choices()
+    under[min(six, len(under) - 1)].dispatch("on_release")  # the second tap, where the finger was
+    yield 0.3
+    rep["after_double_face"] = {"last": repr(g.events[-1]), "phase": app.table.fenn.phase(), "black": g.position().black}
+    yield 0.5
+    under = [w for w in reversed(scr.choices.children) if getattr(w, "value", None) is not None]
+    under[0].dispatch("on_release")  # a deliberate tap after the picker was shown: it acts
+    yield 0.3
+    rep["after_deliberate"] = {"phase": app.table.fenn.phase(), "black": g.position().black}
+
+
 def main():
     cfg = json.loads(json.dumps(DEFAULTS))
     cfg["app"]["data_dir"] = DATA
     cfg["camera"].update(source="mock", seed=11)
     cfg["gpio"]["hold_undo"] = 0.4
+    cfg["app"]["guard"] = float(os.environ.get("GUARD", "0"))  # the stray-tap guard: its own scenarios
     factory = MockFactory()
     cfg["_pin_factory"] = factory
     rep = {}

@@ -108,8 +108,11 @@ def _make_app(cfg, driver):
             self.status = AppStatus(data_dir, source=self.cfg["camera"]["source"], demo=self.demo)
             logging.getLogger().addHandler(self.status.handler)
             self.session.subscribe(self.status.on_change)
+            from .tap_guard import TapGuard
+
             self.table = TableController(self.session, self, camera=self.camera, demo=self.demo,
-                                         watcher=self.watcher, subscribe=False)
+                                         watcher=self.watcher, subscribe=False,
+                                         guard=TapGuard(self.cfg["app"]["guard"]))
             self.session.subscribe(lambda ch: Clock.schedule_once(lambda dt: self.table.on_change(ch)))
             self.table.fenn.prepare(self.cfg.get("fenn", {}))  # Fenn's hints solved (or loaded) in the background now
             self.dialog = None
@@ -381,7 +384,7 @@ def _make_app(cfg, driver):
                 self._open_dialog(dialog)
                 return
             if games and self.dialog is None:
-                self._open_dialog(S.ResumeDialog(games, self.table.resume, self.end_unfinished))
+                self._open_dialog(S.ResumeDialog(games, self.table.resume, self.end_unfinished, self.session.store))
 
         def end_unfinished(self, game_id: int):
             self.session.end_unfinished(game_id)
@@ -405,8 +408,12 @@ def _make_app(cfg, driver):
                 self._open_dialog(S.HistoryDialog(self.session.game, self.session.store, self.session.game_id, qr=qr))
 
         def open_rules(self):
-            """The rules card of the game, in the screen's language."""
-            game = self.session.game.name if self.session.game is not None else "durchmarsch"
+            """The rules card of the game, in the screen's language: on the start
+            screen the game chosen there, else the game at the table."""
+            if self.sm.current == "start" or self.session.game is None:
+                game = self.start_screen.game
+            else:
+                game = self.session.game.name
             self._open_dialog(S.RulesDialog(game, self.language))
 
         def _open_dialog(self, dialog):
@@ -482,6 +489,8 @@ def _make_app(cfg, driver):
                 return str(e)
             old = self.cfg
             self.cfg = new
+            self.table.guard.seconds = new["app"]["guard"]
+            self.start_screen.longest = new["app"]["name_length"]
             if new["camera"] != old["camera"]:
                 self.worker.stop()
                 self.camera.close()

@@ -42,6 +42,7 @@ from companion.prompts import ask_text, result_text, undo_text
 from companion.session import SCORED, Change, GameSession
 
 from .fenn_flow import FennTable
+from .tap_guard import TapGuard
 
 __all__ = ["TableController", "View"]
 
@@ -80,8 +81,11 @@ class TableController:
     """
 
     def __init__(self, session: GameSession, view: View, *, camera=None, demo: bool = False, watcher=None,
-                 rng: random.Random | None = None, subscribe: bool = True, hints: bool = True):
+                 rng: random.Random | None = None, subscribe: bool = True, hints: bool = True,
+                 guard: TapGuard | None = None):
         self.session = session
+        #: Stray taps never act (:class:`ui.tap_guard.TapGuard`): every press asks it; none by default.
+        self.guard = guard or TapGuard(0.0)
         self.view = view
         self.camera = camera
         self.demo = demo
@@ -94,8 +98,10 @@ class TableController:
         self.last_frame = None  # the frame of the last scored throw (for "wrong?")
         self.pending = None  # (ReadResult, frame) of a read the players were asked about
         self.highlight: tuple = ()
+        #: A throw after "continue" was undone: the die is already set aside (the prompt asks only the throw).
+        self.aside_done = False
         #: A Fenn game's board flow (taps, hints); the presses of a Fenn game go there.
-        self.fenn = FennTable(session, refresh=lambda: self.view.refresh(), hints=hints)
+        self.fenn = FennTable(session, refresh=lambda: self.view.refresh(), hints=hints, guard=self.guard)
         if subscribe:
             session.subscribe(self.on_change)
 
@@ -134,9 +140,11 @@ class TableController:
         """A table action: ``stop``, ``continue``, ``throw``, ``undo`` (asks
         first) or ``wrong`` (opens the correction of the last throw). While
         the undo question is open, CONTINUE confirms and STOP cancels. A
-        press the rules refuse says why on the screen; nothing changes."""
+        press the rules refuse says why on the screen; nothing changes.
+        A press within the guard's quiet time after the buttons changed
+        meaning (:attr:`guard`) is dropped: a double tap acts once."""
         game = self.session.game
-        if game is None:
+        if game is None or not self.guard.ready():
             return
         if self.view.undo_open():
             if action == "continue":
@@ -174,12 +182,18 @@ class TableController:
             elif action == "wrong" and self.can_correct():
                 self.open_correction("wrong")
         except IllegalEvent as e:
-            self._say(str(e))
+            if action in ("stop", "continue") and not game.decision_due:  # not the engine's raw words
+                self._say(i18n._("STOP and CONTINUE count after a throw that formed the target: throw first."))
+            else:
+                self._say(str(e))
 
     def request_throw(self) -> None:
         """THROW: in the demo, new dice on the mock camera (the watcher reads
         them at rest); with a real camera, read the latest frame now (the view
-        runs the read off the main thread and calls :meth:`read_done`)."""
+        runs the read off the main thread and calls :meth:`read_done`).
+        Dropped within the guard's quiet time (:attr:`guard`)."""
+        if not self.guard.ready():
+            return
         game = self.session.game
         if self.is_fenn():
             if self.demo and self.camera is not None and self.fenn.demo_move(self.camera, self.rng):
@@ -244,10 +258,13 @@ class TableController:
             question = undo_text(game) if game is not None else None
         if question is None or self.view.undo_open():
             return
+        self.guard.hold()  # the dialog's buttons sit where the finger was
         self.view.open_undo(question)
 
     def confirm_undo(self) -> None:
-        """The players confirmed: take back the last event."""
+        """The players confirmed: take back the last event (dropped within the guard's quiet time)."""
+        if not self.guard.ready():
+            return
         self.view.close_undo()
         try:
             self.session.undo()
@@ -277,9 +294,16 @@ class TableController:
         self.view.update_lights()
 
     def read_again(self) -> None:
-        """The players nudged the dice: read the picture again."""
+        """The players nudged the dice: read the picture again. In the demo (no
+        camera) the dice are nudged for them: the same values lie anew and are
+        read at rest."""
         self.pending = None
         self.view.show("game")
+        if self.demo and self.camera is not None and getattr(self.camera, "truth", None):
+            self.camera.throw([d.value for d in self.camera.truth])
+            self.waiting_for_rest = True
+            self._say(i18n._("Demo: the dice were nudged; reading them again when they are at rest…"))
+            return
         self.reading = True
         self._say(i18n._("Reading the dice…"))
         self.view.start_read()
@@ -324,8 +348,15 @@ class TableController:
         return self.session.resume(game_id)
 
     def on_change(self, change: Change) -> None:
-        """The session changed: update what is shown (call on the UI thread)."""
+        """The session changed: update what is shown (call on the UI thread).
+        What the buttons mean changes with it: the guard's quiet time starts."""
         game = self.session.game
+        self.guard.hold()
+        if not self.is_fenn() and change.kind != "read":
+            from companion.prompts import must_set_aside
+
+            # Undone to just after "continue": that throw's die was already put aside.
+            self.aside_done = change.kind == "undo" and must_set_aside(game)
         play, end = self.play_screens()
         if self.is_fenn() and change.kind == "read":  # the camera's read of the board is not taken: say why
             from companion.fenn_prompts import verdict_text
@@ -353,6 +384,8 @@ class TableController:
             return
         if change.kind in ("start", "resume"):
             self.last_dice, self.last_frame, self.pending, self.message = [], None, None, ""
+            if self.demo and hasattr(self.camera, "clear"):
+                self.camera.clear()  # an empty tray, not the Fenn board of a game before
             if change.kind == "resume" and game.last_result is not None and self.can_correct():
                 # As it was before the restart: the last throw's result and picture ("Wrong?").
                 self.last_frame = self.session.last_throw_frame()

@@ -30,11 +30,13 @@ import logging
 from typing import Callable
 
 from companion import i18n
-from companion.fenn import BLACK_FACES, BlackThrow, EndTurn, Pass, SetBlack, Step
+from companion.fenn import BLACK_FACES, GOAL, BlackThrow, EndTurn, Pass, SetBlack, Step
 from companion.fenn_prompts import blocked_text, colour_name, hint_text, prompt, repetition_text, stuck
 from companion.game import IllegalEvent
 
-__all__ = ["FennTable", "MARKS"]
+from .tap_guard import TapGuard
+
+__all__ = ["FennTable", "MARKS", "route"]
 
 log = logging.getLogger(__name__)
 
@@ -42,14 +44,22 @@ log = logging.getLogger(__name__)
 MARKS = ("taken", "black", "top", "start")
 
 
+def route(path) -> list[int]:
+    """The fields a turn's ``path`` (the engine's events) steps on, in order: ``[5, 6, 7, 9]``."""
+    return [e.field for e in path if isinstance(e, Step)]
+
+
 class FennTable:
     """The Fenn board's flow. ``session``: the :class:`GameSession` playing a
     Fenn game; ``refresh()``: redraw the screen; ``hints``: True to solve the
     game in the background for hints (:class:`companion.fenn_hints.HintBook`,
-    cached in the data folder), False for none."""
+    cached in the data folder), False for none. ``guard``: the
+    :class:`ui.tap_guard.TapGuard` every tap asks (none by default): a tap
+    within its quiet time after a step, a face or the black die is dropped."""
 
-    def __init__(self, session, *, refresh: Callable[[], None], hints: bool = True):
+    def __init__(self, session, *, refresh: Callable[[], None], hints: bool = True, guard: TapGuard | None = None):
         self.session = session
+        self.guard = guard or TapGuard(0.0)
         self.refresh = refresh
         self.use_hints = hints
         self.selected: int | None = None
@@ -138,18 +148,37 @@ class FennTable:
         return "\n".join(x for x in lines if x)
 
     def hint_lines(self) -> list[str]:
-        """The hint shown, best first, one line per field and value (at most 6):
-        "field 4, top 7 or 9 — wins in 3" (", black 2" when it sets the black die)."""
+        """The hint shown, best first, one line per end field and value, every
+        one (the screen scrolls): "field 9 (over 5 → 7), top 1 / 4 — wins now";
+        the route's fields when extra steps lead there, the tops (and black
+        die's numbers, after a Pasch) of equal turns merged into one line."""
         groups: dict = {}
         for h in self.shown_hints:
-            groups.setdefault((h.field, h.black, h.value, h.plies), []).append(h.top)
+            g = groups.setdefault((h.field, h.value, h.plies), {"tops": set(), "blacks": set(), "route": None})
+            g["tops"].add(h.top)
+            g["blacks"].add(h.black)
+            g["route"] = g["route"] or route(h.path)
         out = []
-        for (field, black, value, plies), tops in list(groups.items())[:6]:
-            where = i18n._("field {field}, top {top}").format(field=field, top=" / ".join(map(str, sorted(tops))))
-            if black != self.game.position().black:
-                where += ", " + i18n._("black {n}").format(n=black)
+        black_now = self.game.position().black
+        for (field, value, plies), g in groups.items():
+            where = i18n._("field {field}").format(field=field)
+            if len(g["route"]) > 1:
+                where += " (" + i18n._("over {fields}").format(
+                    fields=" \u2192 ".join(map(str, g["route"][:-1]))) + ")"
+            where += ", " + i18n._("top {top}").format(top=" / ".join(map(str, sorted(g["tops"]))))
+            if g["blacks"] != {black_now}:
+                where += ", " + i18n._("black {n}").format(n=" / ".join(map(str, sorted(g["blacks"]))))
             out.append(f"{where} \u2014 {hint_text(value, plies)}")
         return out
+
+    def first_step_to(self, field: int) -> Step | None:
+        """For an end field of the hint shown that extra steps reach (not a step
+        now), the first step of its best turn; else None."""
+        for h in self.shown_hints:
+            steps = [e for e in h.path if isinstance(e, Step)]
+            if h.field == field and len(steps) > 1:
+                return steps[0]
+        return None
 
     def best(self):
         """The best turn of the hint shown (its ``field`` is marked on the board), or None."""
@@ -157,44 +186,61 @@ class FennTable:
 
     # -- taps --------------------------------------------------------------------
     def _apply(self, event) -> bool:
+        """Apply ``event`` (saved); after a step that allows no extra step and
+        no Pasch is offered, the turn ends by itself ("No extra step possible")."""
         try:
             self.session.apply(event)
         except IllegalEvent as e:  # the screen offers only legal events: a race with the camera
             self.message = str(e)
             self.refresh()
             return False
+        self.guard.hold()
         self.selected, self.shown_hints, self.message, self.seen = None, [], "", ""
+        g = self.game
+        if not g.is_over and self.phase() == "options" and not g.legal_steps() and not g.prompt_state()["pasch"]:
+            self.session.apply(EndTurn())  # F8: an extra step was earned but none is legal
+            self.message = i18n._("No extra step possible: the turn ends.")
         self.refresh()
         return True
 
     def tap_field(self, field: int) -> None:
         """A field tapped: choose it (then its face) when legal, else say why it is blocked."""
-        if self.phase() not in ("turn", "options"):
+        if self.phase() not in ("turn", "options") or not self.guard.ready():
             return
+        goal = GOAL[self.game.position().to_move]
+        if field == goal and field in self.targets():  # F4: the goal wins whatever face is on top
+            self.selected = field
+            self._apply(Step(field, self.faces()[0]))
+            return
+        first = self.first_step_to(field) if field not in self.targets() else None
         if field in self.targets():
             self.selected, self.message = field, ""
+        elif first is not None:  # a starred end of the hint, reached by extra steps
+            self.selected = None
+            self.message = i18n._("Field {field} is reached by extra steps: first to field {first} "
+                                  "with {top} on top.").format(field=field, first=first.field, top=first.top)
         else:
             self.selected, self.message = None, blocked_text(self.game, field)
         self.refresh()
 
     def tap_face(self, top: int) -> None:
         """A top face tapped for the chosen field: the step is made (and saved)."""
-        if self.selected is not None and top in self.faces():
+        if self.selected is not None and top in self.faces() and self.guard.ready():
             self._apply(Step(self.selected, top))
 
     def tap_black(self, value: int) -> None:
         """The black die's value tapped: its start throw, or its new top after a Pasch."""
-        if value in self.black_choices():
+        if value in self.black_choices() and self.guard.ready():
             self._apply(BlackThrow(value) if self.phase() == "start" else SetBlack(value))
 
     def end_turn(self) -> None:
         """"End turn" (or CONTINUE): decline the extra step or the Pasch."""
-        if self.can_end_turn():
+        if self.can_end_turn() and self.guard.ready():
             self._apply(EndTurn())
 
     def pass_turn(self) -> None:
         """"Pass" when no step is possible (F12)."""
-        if self.can_pass():
+        if self.can_pass() and self.guard.ready():
             self._apply(Pass())
 
     def show_hint(self) -> None:

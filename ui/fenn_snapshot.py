@@ -24,20 +24,23 @@ FENN_SCREENS = ("fenn-start", "fenn-throw", "fenn-switch", "fenn-blocked", "fenn
 def tap_turn(flow, path) -> None:
     """Play the events ``path`` (a hint's or ``turn_ends``' sequence) by the
     board's taps on :class:`ui.fenn_flow.FennTable` ``flow``: a field then a
-    face per step, the black die's value, End turn, Pass. Raises
+    face per step (the goal field alone: it wins whatever the face), the
+    black die's value, End turn, Pass. Raises
     ``AssertionError`` when a tap is not offered."""
     for e in path:
         if isinstance(e, Step):
             assert e.field in flow.targets(), (e, flow.targets())
             flow.tap_field(e.field)
+            if flow.game.is_over:  # the goal: reached by the tap, whatever face is on top (F4)
+                return
             assert e.top in flow.faces(), (e, flow.faces())
             flow.tap_face(e.top)
         elif isinstance(e, (SetBlack, BlackThrow)):
             assert e.top if isinstance(e, SetBlack) else True
             flow.tap_black(e.top if isinstance(e, SetBlack) else e.value)
-        elif isinstance(e, EndTurn):
-            assert flow.can_end_turn()
-            flow.end_turn()
+        elif isinstance(e, EndTurn):  # (already ended by itself when no extra step was possible)
+            if flow.can_end_turn():
+                flow.end_turn()
         elif isinstance(e, Pass):
             flow.pass_turn()
     if flow.phase() == "options":  # the path ended where the player may go on: they end the turn
@@ -63,15 +66,15 @@ def play_by_touch(flow, *, rng: random.Random, best_for=0, max_turns: int = 400)
         tap_turn(flow, path)
 
 
-def fenn_script(app, report, *, save, enter_players, wait_for):
+def fenn_script(app, report, *, save, enter_players, wait_for, players=("Anna", "Ben")):
     """The Fenn part of the snapshot's script (a generator on Kivy's clock):
     ``save(name)`` saves the screen, ``enter_players`` and ``wait_for`` are
-    :mod:`ui.snapshot`'s."""
+    :mod:`ui.snapshot`'s; ``players``: the two names typed."""
 
     app.show_start()
     s = app.start_screen
     s.choose_game("fenn")
-    enter_players(s, ["Anna", "Ben"], first=1)  # Ben plays blue
+    enter_players(s, list(players), first=1)  # Ben (the second) plays blue
     s.refresh_first()
     yield 0.3
     save("fenn-start")

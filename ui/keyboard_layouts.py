@@ -34,6 +34,10 @@ from __future__ import annotations
 import os
 import re
 
+#: The accented letters of names in German, English, French and Italian: every layout
+#: carries them all on its accent layer (the àé… key), with their capitals.
+ALL_ACCENTS = "äöüßéèêëàâçïîìíôòóûùúñá"
+
 LANGS = ("de", "en", "fr", "it")
 """Languages with their own layout; others use English's."""
 
@@ -62,8 +66,9 @@ def apply_key(text: str, key, *, shift: bool, max_len: int | None = None) -> tup
     layer; ``ß`` stays ``ß``). ``max_len``: the longest name accepted (``None``: no limit).
 
     Returns ``(new_text, action)``; action is ``None`` (just edit the field),
-    ``"next"`` (⏎: go on to the next name) or ``"shift"`` (⇧ or caps lock: toggle the
-    shift layer; the text is unchanged). ⌫ removes the last character. A space at the
+    ``"next"`` (⏎: go on to the next name), ``"shift"`` (⇧ or caps lock: toggle the
+    shift layer; the text is unchanged) or ``"accents"`` (the accent key àé…: show
+    or leave the layer of every accented letter of the four languages' names). ⌫ removes the last character. A space at the
     start of a name or after a space is ignored; keys without text (escape, tab, the
     layout's unknown specials) change nothing.
     """
@@ -77,6 +82,8 @@ def apply_key(text: str, key, *, shift: bool, max_len: int | None = None) -> tup
         return text, "next"
     if keycode in ("shift", "capslock"):
         return text, "shift"
+    if keycode == "accents":
+        return text, "accents"
     if keycode == "spacebar" and not internal:
         internal = " "
     if not internal or internal == "\t" or keycode in ("escape", "tab"):

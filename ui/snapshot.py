@@ -8,6 +8,8 @@ of three players and saves, in ``OUTDIR``:
 read at rest, STOP/CONTINUE due), ``game.png`` (set a die aside, throw 7,
 risk meter), ``correction.png`` (a read with a die missing), ``undo.png``
 (the undo question), ``pin.png`` (the settings PIN pad), ``settings.png``,
+``settings-more.png`` (its numbers, the new PIN, an old unfinished game offered for
+ending), ``numpad.png`` (the new PIN typed on the screen's digits),
 ``calibrate.png`` (four tray corners touched on the still picture), ``end.png``
 (winner and how the game went), ``board.png`` (Fenn's board: two ends touched), ``end-sheets.png`` (the final sheets),
 ``resume.png`` (the unfinished games offered after a restart), ``history.png``
@@ -32,8 +34,25 @@ from .fenn_snapshot import FENN_SCREENS
 __all__ = ["snapshot", "drive", "enter_players", "wait_for", "touch_picture", "SCREENS", "winning_values"]
 
 #: The PNG files written, in order.
-SCREENS = ("start", "start-keyboard", "decision", "game", "correction", "undo", "pin", "settings", "calibrate",
+SCREENS = ("start", "start-keyboard", "decision", "game", "correction", "undo", "pin", "settings", "settings-more",
+           "numpad", "calibrate",
            "board", "end", "end-sheets", "resume", "history", "rules") + FENN_SCREENS
+
+
+#: The snapshot's players: everyday names, or (``--long-names``) per language four names of
+#: the longest length taken (``app.name_length``, 20), wide letters first: every screen must fit them.
+NAMES = ("Sarah", "Tim", "Maria", "Jonas")
+LONG_NAMES = {
+    "de": ("Wolfgang Weißmüller-W", "Hans-Jürgen Großmann", "Marie-Luise Schönwald", "Maximilian Wöhlbrück"),
+    "en": ("Wilhelmina Whitworth", "Christopher Williams", "Mary-Elizabeth Moore", "Maximilian Wellwood"),
+    "fr": ("Marie-Éléonore Wéry-M", "Jean-Baptiste Moreau", "Anne-Sophie Lefèvre", "François Dumont-Wéry"),
+    "it": ("Maria Valentina Rossi", "Gian Marco Bianchini", "Niccolò Mastroianni", "Anna Maria Castelli"),
+}
+
+
+def players_for(lang: str, long_names: bool) -> list[str]:
+    """The snapshot's four players (cut to 20 characters, the longest names taken by default)."""
+    return [n[:20] for n in LONG_NAMES.get(lang, LONG_NAMES["en"])] if long_names else list(NAMES)
 
 
 def winning_values(target: int, n: int) -> list[int]:
@@ -95,25 +114,55 @@ def touch_picture(picture, fx: float, fy: float) -> bool:
 
 def visible_texts(window) -> list[str]:
     """The texts of every widget shown in ``window`` (labels, buttons, inputs),
-    sorted: what a player can read on the screen, to compare screens across a
-    refactor (the picture's pixels vary with the live camera)."""
+    sorted: what a player can read on the screen, or reach by scrolling a list
+    (a scroll view's whole content, wherever it is scrolled to: the same
+    however far its layout got), to compare screens across a refactor (the
+    picture's pixels vary with the live camera)."""
+    from kivy.uix.scrollview import ScrollView
+
     out = []
 
-    def walk(w, shown=True):
+    def walk(w, shown=True, scrolled=False):
         shown = shown and getattr(w, "opacity", 1) > 0 and not getattr(w, "disabled_hidden", False)
         text = getattr(w, "text", None)
         if shown and isinstance(text, str) and text.strip():
             x, y = w.to_window(*w.pos)
-            if x < window.width and y < window.height and x + w.width > 0 and y + w.height > 0:
+            if scrolled or (x < window.width and y < window.height and x + w.width > 0 and y + w.height > 0):
                 out.append(text.strip())
         # A screen manager shows its current screen (during a transition the old one too: not kept).
+        children = [w.current_screen] if getattr(w, "current_screen", None) is not None else w.children
+        for c in children:
+            walk(c, shown, scrolled or isinstance(w, ScrollView))
+
+    for c in window.children:
+        walk(c)
+    return sorted(out)
+
+
+def smallest_text(window) -> tuple[float, str]:
+    """The smallest font size (px) of any text shown in ``window`` and that
+    text: ``(px, text)`` (``(0, "")`` when none). Walks the widgets as
+    :func:`visible_texts` does; a text drawn in a label's markup at another
+    size is not seen."""
+    best = (0.0, "")
+
+    def walk(w, shown=True):
+        nonlocal best
+        shown = shown and getattr(w, "opacity", 1) > 0
+        text = getattr(w, "text", None)
+        size = getattr(w, "font_size", None)
+        if shown and isinstance(text, str) and text.strip() and size and w.width > 2 and w.height > 2:
+            x, y = w.to_window(*w.pos)
+            if x < window.width and y < window.height and x + w.width > 0 and y + w.height > 0:
+                if not best[1] or float(size) < best[0]:
+                    best = (round(float(size), 1), text.strip()[:40])
         children = [w.current_screen] if getattr(w, "current_screen", None) is not None else w.children
         for c in children:
             walk(c, shown)
 
     for c in window.children:
         walk(c)
-    return sorted(out)
+    return best
 
 
 def shot(window, outdir: str, name: str, report: dict | None = None) -> str:
@@ -121,6 +170,7 @@ def shot(window, outdir: str, name: str, report: dict | None = None) -> str:
     also keep the screen's :func:`visible_texts` in ``report["texts"][name]``."""
     if report is not None:
         report.setdefault("texts", {})[name] = visible_texts(window)
+        report.setdefault("smallest", {})[name] = smallest_text(window)
     made = window.screenshot(os.path.join(outdir, name + ".png"))
     path = os.path.join(outdir, name + ".png")
     if made and made != path:
@@ -136,11 +186,12 @@ def wait_for(cond, timeout=10.0, step=0.1):
         waited += step
 
 
-def _script(app, outdir, report):
+def _script(app, outdir, report, names=NAMES):
     from kivy.core.window import Window
 
     s = app.start_screen
-    enter_players(s, ["Sarah", "Tim", "Maria"], first=0)
+    long = names != NAMES  # the longest names: four players, the sheets at their smallest
+    enter_players(s, list(names if long else names[:3]), first=0)
     s.refresh_recent()
     s.refresh_first()
     yield 0.3
@@ -149,13 +200,14 @@ def _script(app, outdir, report):
     # name typed by touch, with the language's accents and ⇧ for a capital.
     s.onscreen = True
     s.inputs[3].keyboard_mode = "managed"
+    s.inputs[3].text = ""
     s.show_keyboard(s.inputs[3])
     for key in {"de": "jürgen", "fr": "zoé", "it": "niccolò"}.get(app.language, "zoe"):
         s._key(key)
     yield 0.4
     report["files"].append(shot(Window, outdir, "start-keyboard", report))
     report["typed"] = s.inputs[3].text
-    s.inputs[3].text = ""
+    s.inputs[3].text = names[3] if long else ""
     s.hide_keyboard()
     yield 0.2
     s.start_btn.dispatch("on_release")
@@ -192,6 +244,11 @@ def _script(app, outdir, report):
     report["files"].append(shot(Window, outdir, "undo", report))
     app.dialog.dismiss()
     yield 0.2
+    import time
+    from unittest import mock
+
+    with mock.patch("time.time", return_value=time.time() - 3 * 86400):  # a game left three days ago
+        session.store.new_game(list(names[:2]), first=0, game="fenn")
     app.open_settings()
     yield 0.2
     for k in "12":
@@ -203,6 +260,19 @@ def _script(app, outdir, report):
     app.dialog.key("OK")
     yield 0.4
     report["files"].append(shot(Window, outdir, "settings", report))
+    st = app.sm.get_screen("settings")
+    st.scroll.scroll_y = 0  # the numbers, the PIN and the old game offered for ending
+    yield 0.3
+    report["files"].append(shot(Window, outdir, "settings-more", report))
+    report["stale_offered"] = len(st.stale)
+    st.end_stale()
+    st.fields["pin"].open_pad()
+    for k in "4711":
+        st.fields["pin"].pad.key(k)
+    yield 0.3
+    report["files"].append(shot(Window, outdir, "numpad", report))
+    st.fields["pin"].pad.dismiss()
+    yield 0.2
     app.open_calibration()
     yield 0.3
     picker = app.calibration_screen.picker
@@ -229,8 +299,8 @@ def _script(app, outdir, report):
     yield 0.4
     report["files"].append(shot(Window, outdir, "end-sheets", report))
     # Two games left unfinished, as a restart finds them: the choice offered at once.
-    for names in (["Sarah", "Tim", "Maria"], ["Anna", "Ben"]):
-        session.store.new_game(names, first=0)
+    for who in (list(names[:3]), ["Anna", "Ben"] if not long else list(names[2:])):
+        session.store.new_game(who, first=0)
     app.offer_resume()
     yield 0.4
     report["files"].append(shot(Window, outdir, "resume", report))
@@ -249,13 +319,15 @@ def _script(app, outdir, report):
     from .fenn_snapshot import fenn_script
 
     yield from fenn_script(app, report, save=lambda name: report["files"].append(shot(Window, outdir, name, report)),
-                           enter_players=enter_players, wait_for=wait_for)
+                           enter_players=enter_players, wait_for=wait_for,
+                           players=("Anna", "Ben") if not long else names[:2])
     report["screens"] = [os.path.basename(f)[:-4] for f in report["files"]]
 
 
-def snapshot(size: tuple[int, int], lang: str, outdir: str) -> dict:
+def snapshot(size: tuple[int, int], lang: str, outdir: str, *, long_names: bool = False) -> dict:
     """Render every screen (see the module text) at ``size`` ``(width, height)``
-    px in language ``lang`` into ``outdir``. Returns a report ``{"files":
+    px in language ``lang`` into ``outdir`` (``long_names``: the players'
+    names of :data:`LONG_NAMES`, four at the Durchmarsch table). Returns a report ``{"files":
     [...], "error"?: ...}``. Raises ``ValueError`` for a language not offered."""
     from companion.i18n import LANGUAGES
 
@@ -268,12 +340,12 @@ def snapshot(size: tuple[int, int], lang: str, outdir: str) -> dict:
     os.makedirs(outdir, exist_ok=True)
     data = tempfile.mkdtemp(prefix="companion-snapshot-")
     try:
-        return _snapshot_in(size, lang, outdir, data)
+        return _snapshot_in(size, lang, outdir, data, players_for(lang, long_names))
     finally:
         shutil.rmtree(data, ignore_errors=True)  # the demo game's store and frames are not kept
 
 
-def _snapshot_in(size: tuple[int, int], lang: str, outdir: str, data: str) -> dict:
+def _snapshot_in(size: tuple[int, int], lang: str, outdir: str, data: str, names=NAMES) -> dict:
     """:func:`snapshot` with its demo game kept in the folder ``data``."""
     os.environ.setdefault("KIVY_HOME", os.path.join(data, ".kivy"))
     from gpiozero.pins.mock import MockFactory
@@ -282,27 +354,27 @@ def _snapshot_in(size: tuple[int, int], lang: str, outdir: str, data: str) -> di
     from companion.storage import Store
 
     old = Store(data)  # an earlier game, so the start screen offers recent names
-    old.abandon(old.new_game(["Sarah", "Tim", "Maria", "Jonas"], first=0))
+    old.abandon(old.new_game(list(names), first=0))
     old.close()
     cfg = json.loads(json.dumps(DEFAULTS))
-    cfg["app"].update(data_dir=data, language=lang)
+    cfg["app"].update(data_dir=data, language=lang, guard=0.0)  # pictures of screens: no waiting between presses
     cfg["camera"].update(source="mock", seed=3)
     cfg["_pin_factory"] = MockFactory()
     report: dict = {"files": [], "size": list(size), "lang": lang}
 
     from ui.app import run_app
 
-    run_app(cfg, driver=lambda app: drive(app, _script(app, outdir, report), report), size=size)
+    run_app(cfg, driver=lambda app: drive(app, _script(app, outdir, report, tuple(names)), report), size=size)
     return report
 
 
-def main(size: str, lang: str, outdir: str) -> int:
+def main(size: str, lang: str, outdir: str, long_names: bool = False) -> int:
     """CLI entry: prints the report as JSON; exit 0 when every screen was saved."""
     try:
         w, h = (int(v) for v in size.lower().split("x"))
     except ValueError:
         print(f"--size must be WIDTHxHEIGHT, got {size!r}", file=sys.stderr)
         return 2
-    rep = snapshot((w, h), lang, outdir)
+    rep = snapshot((w, h), lang, outdir, long_names=long_names)
     print(json.dumps(rep))
     return 0 if "error" not in rep and len(rep["files"]) == len(SCREENS) else 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle
 from kivy.graphics.texture import Texture
+from kivy.metrics import sp
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
@@ -49,7 +50,8 @@ class Cell(Label):
 
     def _redraw(self, *_):
         # Numbers as large as the box allows, so they read from a metre away.
-        self.font_size = max(10, min(self.height * 0.62, self.width * 0.55))
+        # Never under 16 px at 800×480 (read at arm's length), even with four sheets on the screen.
+        self.font_size = max(sp(16), min(self.height * 0.78, self.width * 0.55))
         self.canvas.after.clear()
         x, y, w, h = self.x, self.y, self.width, self.height
         with self.canvas.after:
@@ -84,7 +86,7 @@ class SheetView(BoxLayout):
     roller = BooleanProperty(False)
 
     def __init__(self, **kw):
-        super().__init__(orientation="vertical", padding=4, spacing=2, **kw)
+        super().__init__(orientation="vertical", padding=2, spacing=1, **kw)
         self.title = Label(color=INK, bold=True, size_hint_y=0.2, font_size="18sp", halign="left",
                            valign="middle", shorten=True, shorten_from="right")
         self.title.bind(size=self._title_size)
@@ -122,7 +124,7 @@ class SheetView(BoxLayout):
     @staticmethod
     def _title_size(w, s):
         w.text_size = s
-        w.font_size = max(12, min(s[1] * 0.75, 28))
+        w.font_size = max(sp(16), min(s[1] * 0.8, sp(28)))
 
     def show(self, sheet, *, roller: bool = False, playing: bool = False, out_word: str = "OUT") -> None:
         """Draw ``sheet`` (``companion.durchmarsch.Sheet``); ``playing``: outline its target;
@@ -277,7 +279,7 @@ class RiskMeter(BoxLayout):
 
     def __init__(self, **kw):
         super().__init__(orientation="horizontal", spacing=6, **kw)
-        self.label = Label(text="", font_size="14sp", bold=True, halign="left", valign="middle",
+        self.label = Label(text="", font_size="16sp", bold=True, halign="left", valign="middle",
                            size_hint_x=0.62)
         self.label.bind(size=lambda w, s: setattr(w, "text_size", s))
         self.bar = Label(text="", font_size="20sp", bold=True, size_hint_x=0.38)
@@ -324,7 +326,7 @@ class DieButton(ButtonBehavior, Widget):
         super().__init__(**kw)
         self.bind(pos=self._redraw, size=self._redraw, value=self._redraw, selected=self._redraw,
                   number=self._redraw)
-        self.tag = Label(text="", font_size="12sp", color=(0.3, 0.3, 0.3, 1))
+        self.tag = Label(text="", font_size="16sp", bold=True, color=(0.25, 0.25, 0.25, 1))
         self.add_widget(self.tag)
 
     def _redraw(self, *_):
@@ -346,4 +348,4 @@ class DieButton(ButtonBehavior, Widget):
                 Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
         self.tag.text = str(self.number) if self.number else ""
         self.tag.pos = (self.x, self.y)
-        self.tag.size = (18, 18)
+        self.tag.size = (sp(22), sp(22))

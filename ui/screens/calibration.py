@@ -38,7 +38,7 @@ class StillScreen(Screen):
         self.side_buttons = [pressed(small_button(text), cb) for text, cb in side]
         for b in self.side_buttons:
             column.add_widget(b)
-        self.status = wrapped(Label(text="", font_size="15sp", halign="center", valign="middle"))
+        self.status = wrapped(Label(text="", font_size="16sp", halign="center", valign="middle"))
         column.add_widget(self.status)
         middle.add_widget(column)
         root.add_widget(middle)

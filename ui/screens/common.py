@@ -25,6 +25,8 @@ __all__ = [
     "FittedLabel",
     "button_bar",
     "pressed",
+    "one_line",
+    "cut_name",
 ]
 
 
@@ -95,7 +97,7 @@ class FittedLabel(Label):
 
     Example::
 
-        prompt = FittedLabel(sizes=(18, 15, 13), bold=True, halign="center", size_hint_y=None, height=dp(84))
+        prompt = FittedLabel(sizes=(18, 17, 16), bold=True, halign="center", size_hint_y=None, height=dp(84))
         prompt.text = "Anna: move red 1 or 2 fields.\nRead: blue 3 on field 3"
 
     (Kivy 2.3's label whose text height is fixed, as :func:`wrapped` makes it,
@@ -104,7 +106,7 @@ class FittedLabel(Label):
     centres its text.)
     """
 
-    def __init__(self, *, sizes=(18, 15, 13), **kwargs):
+    def __init__(self, *, sizes=(18, 17, 16), **kwargs):
         self.sizes = tuple(sizes)
         super().__init__(font_size=sp(self.sizes[0]), **kwargs)
         self.bind(width=self._fit, height=self._fit, text=self._fit)
@@ -134,3 +136,21 @@ def pressed(button, callback):
     """Call ``callback()`` when ``button`` is released; returns the button."""
     button.bind(on_release=lambda *_: callback())
     return button
+
+
+def one_line(label, shorten_from="right"):
+    """Keep ``label`` (or a button) on one line inside its own width, an
+    ellipsis where the text is longer (a long name); returns the label."""
+    label.shorten, label.shorten_from, label.max_lines = True, shorten_from, 1
+    label.bind(size=lambda w, s: setattr(w, "text_size", (max(1, s[0] - dp(6)), None)))
+    return label
+
+
+def cut_name(text: str, longest: int) -> str:
+    """A name as typed, cut to ``longest`` characters (``app.name_length``) and
+    without leading spaces: the start screen's fields take no more.
+
+    >>> cut_name("  Maximiliane-Charlotte von Hohenberg", 20)
+    'Maximiliane-Charlott'
+    """
+    return text.lstrip()[:longest]

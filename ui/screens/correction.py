@@ -39,12 +39,13 @@ class CorrectionScreen(Screen):
                                    size_hint_y=None, height=dp(52)))
         root.add_widget(self.title)
         middle = BoxLayout(spacing=8)
-        self.picture = CameraView(size_hint_x=0.42)
+        self.picture = CameraView(size_hint_x=0.5)  # a tap shows it over the whole screen
+        self.picture.bind(on_touch_down=lambda w, t: self.zoom() if w.collide_point(*t.pos) else None)
         middle.add_widget(self.picture)
         right = BoxLayout(orientation="vertical", spacing=6)
         self.dice_grid = GridLayout(cols=5, spacing=4, size_hint_y=0.5)
         right.add_widget(self.dice_grid)
-        right.add_widget(Label(text=_("Value of the die:"), font_size="15sp", size_hint_y=None, height=dp(22)))
+        right.add_widget(Label(text=_("Value of the die:"), font_size="16sp", size_hint_y=None, height=dp(22)))
         pad = GridLayout(cols=6, spacing=4, size_hint_y=None, height=dp(56))
         self.value_buttons = []
         for v in range(1, 7):
@@ -80,9 +81,40 @@ class CorrectionScreen(Screen):
         self.again_btn.disabled = mode != "ask"
         if frame is not None:
             self.picture.show_frame(annotate(frame, list(dice), confidence=False) if dice else frame)
-        self.title.text = (why or _("Not sure of this throw.")) if mode == "ask" else \
+        words = (why or _("Not sure of this throw.")) if mode == "ask" else \
             _("Correct the throw. Tap a die, then its value.")
+        self.title.text = self._whose(mode) + words
         self.redraw()
+
+    def _whose(self, mode: str) -> str:
+        """"Tim's throw: " — the roller of the throw asked about, or of the last
+        throw scored (after a misthrow the next player is already on)."""
+        from companion.stats import throw_history
+
+        game = self.app.session.game
+        if game is None:
+            return ""
+        if mode == "ask":
+            name = game.players[game.current_player]
+        else:
+            done = throw_history(game)
+            if not done:
+                return ""
+            name = game.players[done[-1].player]
+        return _("{name}'s throw:").format(name=name) + " "
+
+    def zoom(self):
+        """The photo over the whole screen (a tap closes it)."""
+        from kivy.uix.image import Image
+        from kivy.uix.modalview import ModalView
+
+        if self.picture.texture is None:
+            return
+        view = ModalView(size_hint=(1, 1), auto_dismiss=True, background_color=(0, 0, 0, 0.9))
+        view.add_widget(Image(texture=self.picture.texture, fit_mode="contain"))
+        view.bind(on_touch_down=lambda v, t: v.dismiss())
+        self.zoomed = view
+        view.open()
 
     def redraw(self):
         self.dice_grid.clear_widgets()

@@ -13,7 +13,7 @@ from companion.stats import game_stats
 
 from ..qr import GameQR, row_with
 from ..widgets import SYMBOL_FONT, SheetView
-from .common import BLUE, GREEN, backdrop, big_button, button_bar, pressed, small_button, wrapped
+from .common import BLUE, GREEN, backdrop, big_button, button_bar, one_line, pressed, small_button, wrapped
 
 __all__ = ["EndScreen"]
 
@@ -31,8 +31,8 @@ class EndScreen(Screen):
                                     size_hint_y=None, height=dp(36)))
         root.add_widget(self.title)
         root.add_widget(self.detail)
-        self.table = GridLayout(cols=6, spacing=2)
-        self.sheets = BoxLayout(orientation="vertical", spacing=4)
+        self.table = GridLayout(cols=6, spacing=2, cols_minimum={0: dp(270)})  # room for a name of 20 letters
+        self.sheets = GridLayout(cols=1, spacing=4)  # two columns for 3-4 players: digits stay 16 px
         self.middle = BoxLayout()
         self.middle.add_widget(self.table)
         self.qr = GameQR(app)  # this game's page on the table's web page, when it is on
@@ -59,6 +59,7 @@ class EndScreen(Screen):
         # The winner's own turns, not every player's.
         n = next(s.turns for s in stats if s.name == game.winner)
         self.sheets.clear_widgets()
+        self.sheets.cols = 2 if len(game.sheets) > 2 else 1
         for sheet in game.sheets:
             v = SheetView()
             v.show(sheet, out_word=_("OUT"))
@@ -75,12 +76,12 @@ class EndScreen(Screen):
         self.table.clear_widgets()
         heads = (_("Player"), _("Turns"), _("Marks"), _("Misthrows"), _("Rows struck"), _("Best turn"))
         for h in heads:
-            self.table.add_widget(wrapped(Label(text=h, bold=True, font_size="15sp", halign="center",
+            self.table.add_widget(wrapped(Label(text=h, bold=True, font_size="16sp", halign="center",
                                                 valign="middle", color=(0.75, 0.8, 0.9, 1))))
         for s in stats:
             win = s.name == game.winner
             name = ("\u2605 " if win else "") + s.name + ("  \u2715" if s.eliminated else "")
             cells = (name, s.turns, s.marks, s.misthrows, s.rows_struck, s.best_turn)
-            for c in cells:
-                self.table.add_widget(Label(text=str(c), font_size="20sp", bold=win, font_name=SYMBOL_FONT,
-                                            shorten=True, color=(1, 0.85, 0.4, 1) if win else (1, 1, 1, 1)))
+            for c in cells:  # a long name ends in an ellipsis inside its column
+                self.table.add_widget(one_line(Label(text=str(c), font_size="20sp", bold=win, font_name=SYMBOL_FONT,
+                                                     halign="center", color=(1, 0.85, 0.4, 1) if win else (1, 1, 1, 1))))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
@@ -39,19 +40,19 @@ class FennScreen(Screen):
         top.add_widget(self.players)
         root.add_widget(top)
         # The prompt, and after a read the camera's words and what it read: up to four lines.
-        self.prompt = FittedLabel(sizes=(18, 15, 13), text="", bold=True, halign="center", size_hint_y=None,
+        self.prompt = FittedLabel(sizes=(18, 17, 16), text="", bold=True, halign="center", size_hint_y=None,
                                   height=dp(84))
         root.add_widget(self.prompt)
         self.board = BoardView(on_field=self.flow.tap_field, size_hint_y=None, height=dp(104))
         root.add_widget(self.board)
-        self.legend = Label(text="", font_name=SYMBOL_FONT, font_size="13sp", size_hint_y=None, height=dp(20),
+        self.legend = Label(text="", font_name=SYMBOL_FONT, font_size="16sp", size_hint_y=None, height=dp(22),
                             color=(0.8, 0.82, 0.88, 1))
         root.add_widget(self.legend)
-        self.choice_title = Label(text="", font_size="15sp", size_hint_y=None, height=dp(22))
+        self.choice_title = Label(text="", font_size="16sp", size_hint_y=None, height=dp(22))
         root.add_widget(self.choice_title)
         self.choices = BoxLayout(spacing=8, padding=(8, 0))
         root.add_widget(self.choices)
-        self.undo_btn = pressed(small_button(_("Undo")), lambda: app.action("undo"))
+        self.undo_btn = pressed(small_button(_("Undo"), size_hint_x=1.25), lambda: app.action("undo"))  # Zurücknehmen
         self.hint_btn = pressed(small_button(_("Hint")), self.flow.show_hint)
         self.menu_btn = pressed(small_button(_("Menu")), app.open_menu)
         self.end_btn = big_button(_("End turn"), GREEN, size_hint_x=1.6)
@@ -116,10 +117,15 @@ class FennScreen(Screen):
         elif f.shown_hints:
             self.choice_title.text = _("Hint: the turns, best first")
             self.choices.clear_widgets()  # the lines across the whole width
-            col = BoxLayout(orientation="vertical")
-            for line in f.hint_lines()[:4]:
+            from kivy.uix.scrollview import ScrollView
+
+            scroll = ScrollView(do_scroll_x=False, bar_width=dp(8), scroll_type=["bars", "content"])
+            col = GridLayout(cols=1, size_hint_y=None, row_default_height=dp(24), row_force_default=True)
+            col.bind(minimum_height=col.setter("height"))
+            for line in f.hint_lines():  # every line; the list scrolls
                 col.add_widget(Label(text=line, font_size="16sp", font_name=SYMBOL_FONT))
-            self.choices.add_widget(col)
+            scroll.add_widget(col)
+            self.choices.add_widget(scroll)
             return
         else:
             self.choice_title.text = ""

@@ -30,7 +30,7 @@ class FennEndScreen(Screen):
         backdrop(root)
         self.title = Label(text="", font_size="32sp", bold=True, size_hint_y=None, height=dp(50))
         self.detail = wrapped(Label(text="", font_size="17sp", halign="center", valign="middle",
-                                    size_hint_y=None, height=dp(30)))
+                                    size_hint_y=None, height=dp(48)))  # two lines with long names
         root.add_widget(self.title)
         root.add_widget(self.detail)
         scroll = ScrollView(do_scroll_x=False, bar_width=10)

@@ -18,7 +18,20 @@ from ..widgets import (
     RiskMeter,
     SheetView,
 )
-from .common import BLUE, GREEN, RED, TOUCH, FittedLabel, backdrop, big_button, button_bar, no_lone_word, pressed, small_button
+from .common import (
+    BLUE,
+    GREEN,
+    RED,
+    TOUCH,
+    FittedLabel,
+    backdrop,
+    big_button,
+    button_bar,
+    no_lone_word,
+    pressed,
+    small_button,
+    wrapped,
+)
 
 __all__ = ["GameScreen"]
 
@@ -32,13 +45,15 @@ class GameScreen(Screen):
         self.app = app
         root = BoxLayout(orientation="horizontal", padding=6, spacing=6)
         backdrop(root)
-        left = BoxLayout(orientation="vertical", spacing=6, size_hint_x=0.42)
+        left = BoxLayout(orientation="vertical", spacing=6, size_hint_x=0.38)
         picture = FloatLayout()
         self.camera_view = CameraView(size_hint=(1, 1), pos_hint={"x": 0, "y": 0})
         picture.add_widget(self.camera_view)
         if app.demo:  # say so: the dice on the screen are drawn, no camera is attached
-            badge = Label(text=_("DEMO: no camera; THROW draws dice"), font_size="13sp", bold=True,
-                          color=(1, 0.85, 0.3, 1), size_hint=(1, None), height=dp(22), pos_hint={"x": 0, "top": 1})
+            badge = Label(text=_("DEMO: no camera; THROW rolls random dice"), font_size="16sp", bold=True,
+                          color=(1, 0.85, 0.3, 1), size_hint=(1, None), height=dp(42), pos_hint={"x": 0, "top": 1},
+                          halign="center", valign="middle")
+            wrapped(badge)
             backdrop(badge, (0, 0, 0, 0.55))
             picture.add_widget(badge)
         left.add_widget(picture)
@@ -48,7 +63,7 @@ class GameScreen(Screen):
         self._shown_dice = None
         self.meter = RiskMeter(size_hint_y=None, height=dp(40))
         left.add_widget(self.meter)
-        self.prompt = FittedLabel(sizes=(16, 14, 12), text="", bold=True, halign="center", size_hint_y=None,
+        self.prompt = FittedLabel(sizes=(17, 16), text="", bold=True, halign="center", size_hint_y=None,
                                   height=dp(84))
         left.add_widget(self.prompt)
         self.throw_btn = pressed(big_button(_("THROW") if app.demo else _("READ"), BLUE), app.request_throw)
@@ -57,11 +72,11 @@ class GameScreen(Screen):
         self.bar = button_bar([], height=dp(64), spacing=6)
         left.add_widget(self.bar)
         self.wrong_btn = pressed(small_button(_("Wrong?")), lambda: app.action("wrong"))
-        self.undo_btn = pressed(small_button(_("Undo")), lambda: app.action("undo"))
+        self.undo_btn = pressed(small_button(_("Undo"), size_hint_x=1.35), lambda: app.action("undo"))  # Zurücknehmen
         self.menu_btn = pressed(small_button(_("Menu")), app.open_menu)
         left.add_widget(button_bar([self.wrong_btn, self.undo_btn, self.menu_btn], height=TOUCH, spacing=6))
         root.add_widget(left)
-        self.sheets_box = BoxLayout(orientation="vertical", spacing=6, size_hint_x=0.58)
+        self.sheets_box = BoxLayout(orientation="vertical", spacing=4, size_hint_x=0.62)
         root.add_widget(self.sheets_box)
         self.add_widget(root)
         self.sheet_views: list[SheetView] = []
@@ -92,7 +107,7 @@ class GameScreen(Screen):
         self.throw_btn.disabled = due or game.is_over or self.app.reading
         self.undo_btn.disabled = not game.events
         self.wrong_btn.disabled = not self.app.can_correct()
-        self.prompt.text = no_lone_word((message + "\n" if message else "") + prompt(game))
+        self.prompt.text = no_lone_word((message + "\n" if message else "") + prompt(game, aside_done=self.app.table.aside_done))
         self.show_odds(game)
         self.show_dice()
 
@@ -104,12 +119,17 @@ class GameScreen(Screen):
                                                                     table.last_dice[i].center[1]))
         formed = {order.index(i) for i in table.highlight if i < len(order)}
         shown = ([d.value for d in dice], sorted(formed))
+        game = self.app.session.game
+        if not dice and game is not None and game.last_result is not None and self.app.can_correct():
+            # After a correction, an undo or a resume no picture's reads match: the values scored.
+            r = game.last_result
+            shown = (list(r.values), sorted(r.formed_by or ()))
         if shown == self._shown_dice:
             return
         self._shown_dice = shown
         self.dice_row.clear_widgets()
-        for k, d in enumerate(dice):
-            self.dice_row.add_widget(DieButton(value=d.value, selected=k in formed, disabled=True))
+        for k, v in enumerate(shown[0]):
+            self.dice_row.add_widget(DieButton(value=v, selected=k in shown[1], disabled=True))
 
     def show_odds(self, game):
         """The risk meter: the chance of the throw due, or while a decision is

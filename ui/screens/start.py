@@ -10,6 +10,7 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.textinput import TextInput
 from kivy.uix.togglebutton import ToggleButton
+from kivy.uix.vkeyboard import VKeyboard
 from kivy.uix.widget import Widget
 
 from companion.game import check_new_names
@@ -18,9 +19,17 @@ from companion.i18n import LANGUAGES, _
 from ..widgets import (
     SYMBOL_FONT,
 )
-from .common import BLUE, GREEN, TOUCH, backdrop, big_button, button_bar, pressed
+from .common import BLUE, GREEN, TOUCH, backdrop, big_button, button_bar, cut_name, one_line, pressed
 
-__all__ = ["StartScreen"]
+__all__ = ["StartScreen", "NameKeyboard"]
+
+
+class NameKeyboard(VKeyboard):
+    """Kivy's VKeyboard without key repeat: a key held types once (a held key
+    typed 21 e's in 1.5 s)."""
+
+    def _start_repeat_key(self, *args):
+        self._start_repeat_key_ev = None
 
 
 class StartScreen(Screen):
@@ -35,6 +44,8 @@ class StartScreen(Screen):
         self.onscreen = kb == "onscreen" or (kb == "auto" and app.cfg["app"].get("fullscreen", False))
         self.keyboard = None
         self.typing = None
+        #: The longest name taken (``app.name_length``): the fields cut what is typed beyond it.
+        self.longest = int(app.cfg["app"].get("name_length", 20))
         root = BoxLayout(orientation="vertical", padding=8, spacing=6)
         self.root_box = root
         backdrop(root)
@@ -50,7 +61,7 @@ class StartScreen(Screen):
             top.add_widget(b)
         self.lang_buttons = {}
         for code, name in LANGUAGES.items():
-            b = ToggleButton(text=name, group="lang", allow_no_selection=False, font_size="15sp",
+            b = ToggleButton(text=name, group="lang", allow_no_selection=False, font_size="16sp",
                              state="down" if code == app.language else "normal")
             pressed(b, lambda c=code: app.set_language(c))
             self.lang_buttons[code] = b
@@ -73,7 +84,7 @@ class StartScreen(Screen):
                           keyboard_mode="managed" if self.onscreen else "auto")
             if self.onscreen:
                 t.bind(focus=lambda w, on: self.show_keyboard(w) if on else None)
-            t.bind(text=lambda *_: self.refresh_recent())
+            t.bind(text=self._typed)
             self.inputs.append(t)
             row.add_widget(t)
             up = Button(text="\u25b2", font_name=SYMBOL_FONT, font_size="20sp", size_hint_x=None, width=dp(56),
@@ -90,7 +101,8 @@ class StartScreen(Screen):
         root.add_widget(self.first_label)
         self.error = Label(text="", color=(1, 0.55, 0.45, 1), font_size="16sp", size_hint_y=None, height=dp(26))
         root.add_widget(self.error)
-        root.add_widget(Widget())
+        self.spacer = Widget()
+        root.add_widget(self.spacer)
         self.resume_btn = pressed(big_button(_("Resume game"), BLUE), app.resume)
         self.start_btn = pressed(big_button(_("Start"), GREEN), self.start)
         self.buttons = button_bar([self.resume_btn, self.start_btn])
@@ -98,25 +110,39 @@ class StartScreen(Screen):
         self.add_widget(root)
         self.refresh()
 
+    def _typed(self, field, text):
+        cut = cut_name(text, self.longest)
+        if cut != text:
+            field.text = cut  # typed beyond the longest name (or pasted): cut at once
+            return
+        self.refresh_recent()
+
     # -- the on-screen keyboard ----------------------------------------------
     def show_keyboard(self, field):
         """Type into ``field`` with the language's keyboard, docked below the
         names (the field stays in sight; Start comes back after the last name)."""
-        from kivy.uix.vkeyboard import VKeyboard
-
         from ..keyboard_layouts import auto_shift, layout_path
 
         self.typing = field
+        for other in self.inputs:  # one cursor at a time
+            if other is not field:
+                other.focus = False
         if self.keyboard is None:
-            self.keyboard = VKeyboard(layout=layout_path(self.app.language), size_hint_y=None, height=dp(190),
-                                      do_translation=False, do_rotation=False, do_scale=False)
+            # Keys 10 mm high on a 7-inch 800×480 screen (5.2 px a mm): 5 rows of 52 px.
+            self.keyboard = NameKeyboard(layout=layout_path(self.app.language), size_hint=(1, None), height=dp(268),
+                                         margin_hint=[0.01, 0.01, 0.01, 0.01],
+                                         do_translation=False, do_rotation=False, do_scale=False)
             self.keyboard.bind(on_key_down=lambda kb, keycode, internal, mods: self._key((keycode, internal)),
                                on_textinput=lambda kb, text: self._key(text))
         if self.keyboard.parent is None:
             # Room for the keyboard: the names stay in sight, the rest folds away until it is put away.
-            self._folded = [(w, w.height) for w in (self.top_bar, self.recent_box, self.first_label)]
+            self._folded = [(w, w.height) for w in (self.top_bar, self.recent_box, self.first_label, self.error)]
             for w, _h in self._folded:
                 w.opacity, w.disabled, w.height = 0, True, 0
+            self._rows = [(t.parent, t.parent.height) for t in self.inputs]
+            for row, _h in self._rows:
+                row.height = dp(38)  # the names stay in sight above the larger keys
+            self.root_box.remove_widget(self.spacer)
             self.root_box.remove_widget(self.buttons)
             self.root_box.add_widget(self.keyboard)
         self.keyboard.have_capslock = auto_shift(field.text)
@@ -125,9 +151,12 @@ class StartScreen(Screen):
         """Put the keyboard away; Start and the recent names come back."""
         if self.keyboard is not None and self.keyboard.parent is not None:
             self.root_box.remove_widget(self.keyboard)
-            self.root_box.add_widget(self.buttons)
+            self.root_box.add_widget(self.spacer, index=0)
+            self.root_box.add_widget(self.buttons, index=0)
             for w, h in getattr(self, "_folded", ()):
                 w.opacity, w.disabled, w.height = 1, False, h
+            for row, h in getattr(self, "_rows", ()):
+                row.height = h
         if self.typing is not None:
             self.typing.focus = False
         self.typing = None
@@ -138,18 +167,22 @@ class StartScreen(Screen):
         field = self.typing
         if field is None:
             return
-        field.text, action = apply_key(field.text, key, shift=self.keyboard.have_capslock, max_len=24)
+        field.text, action = apply_key(field.text, key, shift=self.keyboard.have_capslock, max_len=self.longest)
         if action == "next":
             i = self.inputs.index(field)
-            if i + 1 < len(self.inputs) and field.text.strip():
+            if i + 1 < len(self.inputs) and field.text.strip() and not self.inputs[i + 1].disabled:
+                field.focus = False  # one cursor at a time
                 self.inputs[i + 1].focus = True
                 self.show_keyboard(self.inputs[i + 1])
             else:
                 self.hide_keyboard()
         elif action == "shift":
             self.keyboard.have_capslock = not self.keyboard.have_capslock
+        elif action == "accents":
+            self.keyboard.have_special = not self.keyboard.have_special
         else:
             self.keyboard.have_capslock = auto_shift(field.text)
+            self.keyboard.have_special = False  # after an accented letter, the letters again
 
     def choose_game(self, name: str):
         """Durchmarsch (2-4 players, who rolls first) or Fenn (two players, who plays blue)."""
@@ -183,15 +216,15 @@ class StartScreen(Screen):
         recent = [n for n in self.app.session.store.recent_players(10) if n not in typed][:4]
         if not recent:
             return
-        self.recent_box.add_widget(Label(text=_("Recent:"), font_size="15sp", size_hint_x=None, width=dp(80)))
+        self.recent_box.add_widget(Label(text=_("Recent:"), font_size="16sp", size_hint_x=None, width=dp(80)))
         for n in recent:
-            self.recent_box.add_widget(pressed(Button(text=n, font_size="16sp", shorten=True),
+            self.recent_box.add_widget(pressed(one_line(Button(text=n, font_size="16sp")),
                                                lambda n=n: self.add_name(n)))
 
     def add_name(self, name: str):
         for t in self.inputs:
             if not t.text.strip():
-                t.text = name
+                t.text = cut_name(name, self.longest)
                 return
         self.error.text = _("Four players at most.")
 
