@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from companion.config import DEFAULTS, ConfigError, merge
+from companion.config import DEFAULTS, ConfigError, merge, validate
 from companion.durchmarsch import Durchmarsch
 from companion.fenn import BlackThrow, Fenn, Step
 from companion.session import GameSession
@@ -48,7 +48,7 @@ def test_the_cafe_settings_have_ranges(key, bad):
 
     cfg = copy.deepcopy(DEFAULTS)
     with pytest.raises(ConfigError, match=key):
-        merge(cfg, {"app": {key: bad}}, "test.toml")
+        validate(merge(cfg, {"app": {key: bad}}, "test.toml"), "test.toml")
     assert DEFAULTS["app"]["guard"] == 0.6 and DEFAULTS["app"]["name_length"] == 20
 
 
