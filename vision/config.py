@@ -29,7 +29,7 @@ import math
 from dataclasses import dataclass, field, fields
 
 __all__ = ["ConfigError", "ReaderConfig", "FaceConfig", "PipsConfig", "LearnedConfig", "VerdictConfig",
-           "ColourConfig", "BoardConfig"]
+           "ColourConfig", "BoardConfig", "TrayConfig"]
 
 
 class ConfigError(ValueError):
@@ -248,14 +248,41 @@ class VerdictConfig:
 
 
 @dataclass(frozen=True)
+class TrayConfig:
+    """Finding the tray at calibration by growing it from the picture's middle (:func:`vision.calibrate.find_tray`)."""
+
+    #: The longer side (px) the picture is grown at; raising it follows thin tray walls, slower.
+    work: int = 320
+    #: The colour step (Lab, per channel) between neighbours the tray grows over; raising it lets the
+    #: region cross fainter edges (leaks into a table of the tray's colour), lowering it stops at light fall-off.
+    step: float = 3.0
+    #: The farthest (Lab; lightness counted half) a tray pixel lies from the middle's colour; raising it
+    #: takes in more shading, and more of a table of the tray's colour.
+    bound: float = 30.0
+    #: A step of lightness (Lab, per px) the tray does not grow over, a rim's or wall's edge; lowering it
+    #: stops the region at fainter edges (and at a felt's grain), raising it lets it leak over a low rim.
+    edge: float = 6.0
+    #: The least share of its enclosing rectangle a grown tray fills; raising it refuses more odd shapes
+    #: (then the colours are clustered instead).
+    square: float = 0.85
+    #: How much the grown outline is widened (share of its size) to reach the tray's edge.
+    grow: float = 0.02
+
+    def __post_init__(self):
+        _check(self, {"work": (64, 2048), "step": (0.5, 50.0), "bound": (1.0, 255.0), "square": (0.0, 1.0),
+                      "grow": (0.0, 0.2), "edge": (0.5, 255.0)})
+
+
+@dataclass(frozen=True)
 class ReaderConfig:
     """All tuned numbers of the reader, grouped by stage.
 
     Top level: the working scale and the verdict's threshold. Groups:
     ``faces`` (:class:`FaceConfig`), ``pips`` (:class:`PipsConfig`),
     ``learned`` (:class:`LearnedConfig`), ``verdict`` (:class:`VerdictConfig`),
-    ``colours`` (:class:`ColourConfig`, naming pip colours) and ``board``
-    (:class:`BoardConfig`, dice on a board of fields).
+    ``colours`` (:class:`ColourConfig`, naming pip colours), ``board``
+    (:class:`BoardConfig`, dice on a board of fields) and ``tray``
+    (:class:`TrayConfig`, finding the tray at calibration).
     Raises :class:`ConfigError` for a number out of its range.
     """
 
@@ -279,6 +306,7 @@ class ReaderConfig:
     verdict: VerdictConfig = field(default_factory=VerdictConfig)
     colours: ColourConfig = field(default_factory=ColourConfig)
     board: BoardConfig = field(default_factory=BoardConfig)
+    tray: TrayConfig = field(default_factory=TrayConfig)
 
     def __post_init__(self):
         _check(self, {"work_size": (64, 8192), "min_contrast": (0.0, 255.0), "min_die": (0.0, 1.0),
@@ -287,7 +315,8 @@ class ReaderConfig:
         if self.min_die >= self.max_die:
             raise ConfigError(f"min_die ({self.min_die}) must be less than max_die ({self.max_die})")
         for name, cls in (("faces", FaceConfig), ("pips", PipsConfig), ("learned", LearnedConfig),
-                          ("verdict", VerdictConfig), ("colours", ColourConfig), ("board", BoardConfig)):
+                          ("verdict", VerdictConfig), ("colours", ColourConfig), ("board", BoardConfig),
+                          ("tray", TrayConfig)):
             if not isinstance(getattr(self, name), cls):
                 raise ConfigError(f"{name} must be a {cls.__name__}, got {type(getattr(self, name)).__name__}")
 
@@ -301,7 +330,7 @@ class ReaderConfig:
         """A config from plain data (a TOML table): top-level numbers and the groups'
         tables. Raises :class:`ConfigError` for an unknown key or a bad number."""
         groups = {"faces": FaceConfig, "pips": PipsConfig, "learned": LearnedConfig, "verdict": VerdictConfig,
-                  "colours": ColourConfig, "board": BoardConfig}
+                  "colours": ColourConfig, "board": BoardConfig, "tray": TrayConfig}
         kw = {}
         for k, v in data.items():
             if k in groups:
