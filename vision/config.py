@@ -64,6 +64,9 @@ class FaceConfig:
     top_pip_least: float = 0.006
     #: How much darker or lighter than its surroundings a pip is (0-255); raising it finds fewer, surer pips.
     pip_contrast: int = 40
+    #: Two pips are a whole two (sure despite a loose outline) only this share of the face's side apart or
+    #: more (a two's corners: about 0.7; a three's middle and corner: about 0.35). Raising it doubts more twos.
+    two_apart: float = 0.5
     #: The widest circle inside a square face over its side; raising it makes ``Die.inner`` smaller.
     inscribed: float = 0.95
     #: The confidence shown for a face with a loose fit or seen as a side face (it is doubted).
@@ -80,7 +83,8 @@ class FaceConfig:
     def __post_init__(self):
         _check(self, {"side_slant": (0.0, 1.0), "front_slant": (0.0, 1.0), "slant_error": (0.0, 1.0),
                       "top_pip_least": (0.0, 0.1), "pip_contrast": (1, 255), "inscribed": (0.5, 1.0),
-                      "not_sure_most": (0.0, 1.0), "counted_off_centre": (0.0, 0.5), "counted_spread": (1.0, 4.0)})
+                      "not_sure_most": (0.0, 1.0), "counted_off_centre": (0.0, 0.5), "counted_spread": (1.0, 4.0),
+                      "two_apart": (0.0, 1.5)})
 
 
 @dataclass(frozen=True)

@@ -148,7 +148,7 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
         loose = 2 <= len(pips) <= 4 and layout < 1.0
         whole = loose and _free_places_empty(pips, pip_mask, side, ang, rect)
         marked = loose and not whole
-        if len(pips) == 2 and whole:
+        if len(pips) == 2 and whole and _two_apart(pips, deepest, config):
             layout = max(layout, 0.9)  # a whole two, its outline aside
         if len(pips) >= 3:
             # The pips' own pattern, for a face whose outline takes in side faces.
@@ -396,6 +396,15 @@ def _free_places_empty(pips, pip_mask: np.ndarray, side: float, angle: float, bo
         if np.count_nonzero(patch[disc > 0]) > np.count_nonzero(disc) / 3:
             return False
     return True
+
+
+def _two_apart(pips, deepest, config: ReaderConfig) -> bool:
+    """Whether two pips lie as far apart as a two's corners on the face whose widest inner circle is
+    ``deepest`` (its radius first): at least ``config.faces.two_apart`` of the face's side. A three's
+    middle and one corner, its other corner lost in the gap against another die, lie half as far
+    apart (a widened mock tray read such a three as a sure two)."""
+    side = 2.0 * deepest[0] / config.faces.inscribed
+    return math.dist(pips[0][:2], pips[1][:2]) >= config.faces.two_apart * side
 
 
 def _spread_fit(pips, center, side) -> float:
