@@ -8,7 +8,8 @@ wood with grain, planks, checked or striped cloth, felt of any colour or plain
 white/grey; a tray of felt in one of nine colours, 8-20% of the frame's side
 from its edges; light from any side, warm, neutral or cool, hard or soft
 shadows of any depth; a camera straight down or leaning 4-12°, the tray
-turned up to 10°; dice of 90-170 px on a 1640×1232 frame, white or of the
+turned up to 10°; dice of 0.07-0.115 of the tray's width (70-160 px on a
+1640×1232 frame), white or of the
 bodies of :data:`hardware.render.WIDE_SET` (cream, red, black, green, honey
 wood, blue, yellow, brown), some translucent; 0-3 things beside the tray (a
 cup, cards, coins, a phone, a stray die); 0-8 specks; dice touching (share
@@ -56,11 +57,13 @@ def tray(seed: int):
     light = rng.uniform(0, 2 * math.pi)
     reach = rng.uniform(0.06, 0.2)
     clutter = tuple(rng.sample(CLUTTER, rng.choice([0, 1, 2, 3])))
-    style = RenderStyle(size=(1640, 1232), die_size=rng.choice([90, 110, 130, 150, 170]),
+    inset = rng.uniform(0.08, 0.2)  # a higher camera: more table, a smaller tray and smaller dice
+    die = rng.choice([0.07, 0.085, 0.1, 0.115]) * 1640 * (1 - 2 * inset)
+    style = RenderStyle(size=(1640, 1232), die_size=round(die),
                         specks=rng.choice([0, 3, 8]), coloured=rng.choice([0, 0.3, 0.7, 1]), palette=WIDE_SET,
                         touching=rng.choice([0, 0.3, 0.6]), noise=rng.choice([2, 5, 8]),
                         gradient=rng.choice([0, 0.3, 0.5]), tray=rng.choice(TRAY_COLOURS),
-                        table=rng.choice(TABLES), tray_inset=rng.uniform(0.08, 0.2),
+                        table=rng.choice(TABLES), tray_inset=inset,
                         light=(reach * math.cos(light), reach * math.sin(light)), shadow=rng.uniform(0.35, 0.75),
                         soft=rng.choice([0, 0.05, 0.15]), tint=rng.choice(TINTS),
                         camera_tilt=rng.choice([0, 0, 4, 8, 12]), turn=rng.uniform(-10, 10), clutter=clutter,
@@ -70,7 +73,7 @@ def tray(seed: int):
 
 
 def read_one(seed: int):
-    """``(seed, true values, values read, sure, style, ms, workload ms, how)``: ``how`` is how the tray
+    """``(seed, true values, values read, sure, style, ms, workload ms, how, reasons)``: ``how`` is how the tray
     was calibrated ("found", "touched": its corners touched when it was not found, "found, no size": the
     dice not measured); None when the dice do not fit the frame."""
     import cv2
@@ -88,7 +91,7 @@ def read_one(seed: int):
         return None
     area, how = calibrated(calib, scene.polygon)
     read, ms, work = timed_read(frame, area, len(values))
-    return seed, sorted(values), sorted(read.values), read.sure, style, ms, work, how
+    return seed, sorted(values), sorted(read.values), read.sure, style, ms, work, how, [str(r) for r in read.reasons]
 
 
 def main() -> int:

@@ -79,7 +79,7 @@ def timed_read(frame, area, due):
 
 
 def read_one(entry_and_folder):
-    """``(name, true values, values read, sure, hand, ms, workload ms, how)`` for one labelled frame."""
+    """``(name, true values, values read, sure, hand, ms, workload ms, how, reasons)`` for one labelled frame."""
     import cv2
 
     cv2.setNumThreads(1)
@@ -87,14 +87,16 @@ def read_one(entry_and_folder):
     frame = cv2.imread(os.path.join(folder, entry["image"]))
     if frame is None:
         raise FileNotFoundError(os.path.join(folder, entry["image"]))
-    area, how = calibrated(frame, [tuple(p) for p in entry["tray_corners"]])
+    # A round tray is touched round its felt's outline; a square one at its corners.
+    area, how = calibrated(frame, [tuple(p) for p in entry.get("tray_outline") or entry["tray_corners"]])
     truth = sorted(int(v) for v in entry["values"])
     read, ms, work = timed_read(frame, area, len(truth))
-    return entry["image"], truth, sorted(read.values), read.sure, bool(entry.get("hand")), ms, work, how
+    return (entry["image"], truth, sorted(read.values), read.sure, bool(entry.get("hand")), ms, work, how,
+            [str(r) for r in read.reasons])
 
 
 def report(title, results):
-    """Print the figures of ``results``: tuples ``(id, truth, read, sure, extra, ms, workload ms, how)``
+    """Print the figures of ``results``: tuples ``(id, truth, read, sure, extra, ms, workload ms, how, reasons)``
     (``extra``: a mock tray's style, or whether a hand is over a rendered tray)."""
     still = [r for r in results if r[4] is not True]
     exact = sum(r[1] == r[2] for r in still)
@@ -114,6 +116,11 @@ def report(title, results):
     for r in results:
         hows[r[7]] = hows.get(r[7], 0) + 1
     print("calibration: " + ", ".join(f"{k} {v}" for k, v in sorted(hows.items())))
+    doubts = {}
+    for r in still:
+        for reason in r[8] if not r[3] else ():
+            doubts[reason] = doubts.get(reason, 0) + 1
+    print("reasons of the reads asked: " + ", ".join(f"{k} {v}" for k, v in sorted(doubts.items(), key=lambda x: -x[1])))
     for r in wrong:
         print(f"sure but wrong: {r[0]}: {r[2]} for {r[1]}; {r[4]}")
     not_exact = [r[0] for r in still if r[1] != r[2]]

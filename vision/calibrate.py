@@ -138,8 +138,8 @@ def _grown_tray(image: np.ndarray, min_share: float) -> TrayArea | None:
     small steps of colour (a felt's light falls off gently; the tray's edge or wall is a step),
     within a wider bound of the middle's colour, its holes (dice) filled. Textured tables (grain,
     checks, stripes) are full of steps, so the region does not leak into them. None when the region
-    is no tray: too small, nearly the whole picture, or not a four-sided shape (then
-    :func:`find_tray` clusters the colours instead)."""
+    is no tray: too small, nearly the whole picture, or not convex (a square or round tray is; a leak
+    into the table is ragged; then :func:`find_tray` clusters the colours instead)."""
     from .config import DEFAULT
 
     cfg = DEFAULT.tray
@@ -178,11 +178,11 @@ def _grown_tray(image: np.ndarray, min_share: float) -> TrayArea | None:
     cnts, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not cnts:
         return None
-    hull = cv2.convexHull(max(cnts, key=cv2.contourArea))
+    outline = max(cnts, key=cv2.contourArea)
+    hull = cv2.convexHull(outline)
     area = cv2.contourArea(hull)
     share = area / float(sh * sw)
-    (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
-    if not min_share <= share <= 0.9 or area < cfg.square * rw * rh:
+    if not min_share <= share <= 0.9 or cv2.contourArea(outline) < cfg.solid * area:
         return None
     poly = cv2.approxPolyDP(hull, 0.01 * cv2.arcLength(hull, True), True).reshape(-1, 2).astype(np.float64)
     mid_xy = poly.mean(axis=0)

@@ -266,14 +266,14 @@ class TrayConfig:
     #: A step of lightness (Lab, per px) the tray does not grow over, a rim's or wall's edge; lowering it
     #: stops the region at fainter edges (and at a felt's grain), raising it lets it leak over a low rim.
     edge: float = 6.0
-    #: The least share of its enclosing rectangle a grown tray fills; raising it refuses more odd shapes
-    #: (then the colours are clustered instead).
-    square: float = 0.85
+    #: The least share of its convex hull a grown tray's outline fills (a square or round tray: nearly
+    #: all); raising it refuses more ragged regions (then the colours are clustered instead).
+    solid: float = 0.9
     #: How much the grown outline is widened (share of its size) to reach the tray's edge.
     grow: float = 0.02
 
     def __post_init__(self):
-        _check(self, {"work": (64, 2048), "step": (0.5, 50.0), "bound": (1.0, 255.0), "square": (0.0, 1.0),
+        _check(self, {"work": (64, 2048), "step": (0.5, 50.0), "bound": (1.0, 255.0), "solid": (0.0, 1.0),
                       "grow": (0.0, 0.2), "edge": (0.5, 255.0)})
 
 
