@@ -25,6 +25,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .config import DEFAULT
+
 __all__ = ["TrayArea", "CalibrationError", "find_tray", "area_from_corners", "measure_dice", "load_area",
            "calibrate", "CALIBRATION_FILE", "CONTROLS_FILE"]
 
@@ -96,7 +98,7 @@ def find_tray(image: np.ndarray, *, min_share: float = 0.15) -> TrayArea:
     """
     if not isinstance(image, np.ndarray) or image.ndim != 3 or image.dtype != np.uint8:
         raise CalibrationError("calibration needs an H×W×3 uint8 BGR frame")
-    grown = _grown_tray(image, min_share)
+    grown = _grown_tray(image, min(min_share, DEFAULT.tray.least))
     if grown is not None:
         return grown
     h, w = image.shape[:2]
@@ -139,9 +141,8 @@ def _grown_tray(image: np.ndarray, min_share: float) -> TrayArea | None:
     within a wider bound of the middle's colour, its holes (dice) filled. Textured tables (grain,
     checks, stripes) are full of steps, so the region does not leak into them. None when the region
     is no tray: too small, nearly the whole picture, or not convex (a square or round tray is; a leak
-    into the table is ragged; then :func:`find_tray` clusters the colours instead)."""
-    from .config import DEFAULT
-
+    into the table is ragged, its hull's outline runs over the table; then :func:`find_tray` clusters
+    the colours instead)."""
     cfg = DEFAULT.tray
     h, w = image.shape[:2]
     s = cfg.work / max(h, w)
@@ -169,20 +170,30 @@ def _grown_tray(image: np.ndarray, min_share: float) -> TrayArea | None:
         if region[y + 1, x + 1] == 0:
             cv2.floodFill(lab, region, (x, y), 0, step, step, flags)
     region = (region[1:-1, 1:-1] == 255).astype(np.uint8) * near * 255
+    region = cv2.morphologyEx(region, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     n, comp, stats, _ = cv2.connectedComponentsWithStats(region)
     if n <= 1:
         return None
     k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    region = cv2.morphologyEx((comp == k).astype(np.uint8) * 255, cv2.MORPH_OPEN,
-                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    region = (comp == k).astype(np.uint8)
+    # The felt's shaded margin along the walls (a step the growing stopped at, still of the felt's
+    # colour) joins the region, as far as ``cfg.margin`` px of the work size.
+    cross = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+    for _ in range(cfg.margin):
+        region = cv2.dilate(region, cross) & near
     cnts, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not cnts:
         return None
-    outline = max(cnts, key=cv2.contourArea)
-    hull = cv2.convexHull(outline)
+    hull = cv2.convexHull(max(cnts, key=cv2.contourArea))
     area = cv2.contourArea(hull)
     share = area / float(sh * sw)
-    if not min_share <= share <= 0.9 or cv2.contourArea(outline) < cfg.solid * area:
+    # The hull's outline runs along the region (dice against the wall leave gaps in it; a region
+    # leaked into the table leaves its hull's outline over the table).
+    rim = np.zeros_like(region)
+    cv2.drawContours(rim, [hull], -1, 1, 1)
+    near_region = cv2.dilate(region, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+    support = float((rim & near_region).sum()) / max(1.0, float(rim.sum()))
+    if not min_share <= share <= 0.9 or support < cfg.solid:
         return None
     poly = cv2.approxPolyDP(hull, 0.01 * cv2.arcLength(hull, True), True).reshape(-1, 2).astype(np.float64)
     mid_xy = poly.mean(axis=0)

@@ -266,15 +266,22 @@ class TrayConfig:
     #: A step of lightness (Lab, per px) the tray does not grow over, a rim's or wall's edge; lowering it
     #: stops the region at fainter edges (and at a felt's grain), raising it lets it leak over a low rim.
     edge: float = 6.0
-    #: The least share of its convex hull a grown tray's outline fills (a square or round tray: nearly
-    #: all); raising it refuses more ragged regions (then the colours are clustered instead).
-    solid: float = 0.9
+    #: The least share of a grown tray's convex outline that runs along the grown region (a square or
+    #: round tray: nearly all, less where dice lie against its wall); raising it refuses more ragged
+    #: regions (then the colours are clustered instead).
+    solid: float = 0.8
+    #: How far (px of the work size) the felt's colour beyond the grown region (its shade along the walls)
+    #: joins it; raising it reaches into deeper shade, and into a table of the felt's colour.
+    margin: int = 4
+    #: The least share of the picture a grown tray covers (a 23×17 cm tray from 50 cm covers about a
+    #: tenth); lowering it takes smaller regions for the tray (a plate, a sheet of paper).
+    least: float = 0.04
     #: How much the grown outline is widened (share of its size) to reach the tray's edge.
     grow: float = 0.02
 
     def __post_init__(self):
         _check(self, {"work": (64, 2048), "step": (0.5, 50.0), "bound": (1.0, 255.0), "solid": (0.0, 1.0),
-                      "grow": (0.0, 0.2), "edge": (0.5, 255.0)})
+                      "grow": (0.0, 0.2), "edge": (0.5, 255.0), "least": (0.0, 1.0), "margin": (0, 64)})
 
 
 @dataclass(frozen=True)
