@@ -276,12 +276,16 @@ class TrayConfig:
     #: The least share of the picture a grown tray covers (a 23×17 cm tray from 50 cm covers about a
     #: tenth); lowering it takes smaller regions for the tray (a plate, a sheet of paper).
     least: float = 0.04
+    #: Along the tray's outline, a band this share of a die side wide is not searched for foreign things
+    #: (the wall, the rim, the table just beyond an outline found a little wide); raising it misses
+    #: more of what lies against the wall.
+    rim: float = 0.3
     #: How much the grown outline is widened (share of its size) to reach the tray's edge.
     grow: float = 0.02
 
     def __post_init__(self):
         _check(self, {"work": (64, 2048), "step": (0.5, 50.0), "bound": (1.0, 255.0), "solid": (0.0, 1.0),
-                      "grow": (0.0, 0.2), "edge": (0.5, 255.0), "least": (0.0, 1.0), "margin": (0, 64)})
+                      "grow": (0.0, 0.2), "edge": (0.5, 255.0), "least": (0.0, 1.0), "margin": (0, 64), "rim": (0.0, 2.0)})
 
 
 @dataclass(frozen=True)
