@@ -64,7 +64,7 @@ class FaceConfig:
     top_pip_least: float = 0.006
     #: How much darker or lighter than its surroundings a pip is (0-255); raising it finds fewer, surer pips.
     pip_contrast: int = 40
-    #: Two pips are a whole two (sure despite a loose outline) only this share of the face's side apart or
+    #: Two pips are a whole two (sure despite a loose outline) only this share of the calibrated side apart or
     #: more (a two's corners: about 0.7; a three's middle and corner: about 0.35). Raising it doubts more twos.
     two_apart: float = 0.5
     #: The widest circle inside a square face over its side; raising it makes ``Die.inner`` smaller.
