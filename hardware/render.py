@@ -28,7 +28,7 @@ import numpy as np
 from vision.diceset import PIP_LAYOUT  # the faces as data, shared with the reader
 
 __all__ = ["RenderedDie", "RenderStyle", "render_throw", "render_empty", "PIP_LAYOUT", "TrayScene", "PlacedDie",
-           "MIXED_SET", "SMOKY_SET"]
+           "MIXED_SET", "SMOKY_SET", "WIDE_SET"]
 
 # (body BGR, pip BGR) pairs: white dice with black pips, coloured dice with light pips.
 _WHITE = ((232, 238, 240), (25, 25, 25))
@@ -104,6 +104,20 @@ class RenderStyle:
     through, sometimes a glint of light). ``side_faces``: share of dice 0-1
     leaning so that one side face shows, with its own pips (only the top face
     counts). Both only in :func:`render_throw`'s frames, as ``marbled``.
+
+    The scene of a :class:`TrayScene` (the defaults keep its classic look):
+    ``table``: ``"wood"`` (the classic light wood) or a kind of
+    :data:`hardware.tray_table.TABLES`, ``table_colour`` its BGR (drawn when
+    None); ``tray_inset``: the table's margin round the tray, a share of the
+    frame (a higher camera shows more table); ``light``: the shadow's offset
+    ``(x, y)`` in die sides, away from the light; ``shadow``: the shadow's
+    brightness factor (lower: darker); ``soft``: the shadow's blur in die
+    sides (0: hard); ``tint``: the light's colour, BGR factors;
+    ``camera_tilt``: degrees the camera leans from straight down (a
+    perspective; 0-12); ``turn``: degrees the tray is turned in the picture;
+    ``clutter``: things beside the tray (:data:`hardware.tray_table.CLUTTER`:
+    a cup, cards, coins, a phone, a stray ``"die"``); ``translucent``: share
+    of dice 0-1 whose bodies let the tray show through a little.
     """
 
     size: tuple[int, int] = (820, 616)
@@ -119,6 +133,17 @@ class RenderStyle:
     marbled: float = 0.0
     smoky: float = 0.0
     side_faces: float = 0.0
+    table: str = "wood"
+    table_colour: tuple | None = None
+    tray_inset: float = 0.12
+    light: tuple[float, float] = (0.10, 0.12)
+    shadow: float = 0.55
+    soft: float = 0.0
+    tint: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    camera_tilt: float = 0.0
+    turn: float = 0.0
+    clutter: tuple = ()
+    translucent: float = 0.0
 
 
 def _colours(rng: np.random.Generator, share: float, palette) -> tuple:
@@ -179,7 +204,12 @@ def _place(rng: np.random.Generator, n: int, style: RenderStyle) -> list[tuple[f
 
 def _draw_die(img: np.ndarray, value: int, cx: float, cy: float, ang: float, s: float,
               body, pip, rng: np.random.Generator, *, marbled: bool = False, smoky: bool = False,
-              lean: bool = False) -> None:
+              lean: bool = False, light=(0.10, 0.12), dark: float = 0.55, soft: float = 0.0,
+              alpha: float = 1.0) -> None:
+    """Draw a die showing ``value`` at ``(cx, cy)`` px, turned ``ang`` degrees, side ``s`` px, on ``img``
+    (``H×W×3 float32 BGR``, in place). ``light``: the shadow's offset ``(x, y)`` in die sides (away from
+    the light); ``dark``: the shadow's brightness factor; ``soft``: its blur in die sides (0: hard);
+    ``alpha``: the body's opacity (below 1 a translucent body)."""
     ss = 8  # sub-pixel drawing shift
     f = 1 << ss
 
@@ -201,16 +231,25 @@ def _draw_die(img: np.ndarray, value: int, cx: float, cy: float, ang: float, s: 
             t = math.radians(a0 + k * 18)
             outline.append(to_img(qx * (half - r) + r * math.cos(t), qy * (half - r) + r * math.sin(t)))
     # Shadow and side face: the body offset away from the light, darker.
-    sx, sy = s * 0.10, s * 0.12
+    sx, sy = s * light[0], s * light[1]
     shadow = [(x + sx * 1.6, y + sy * 1.6) for x, y in outline]
-    under = img[int(cy) % img.shape[0], int(cx) % img.shape[1]].tolist()
-    cv2.fillPoly(img, [pts(shadow)], tuple(c * 0.55 for c in under), cv2.LINE_AA, ss)
+    if soft > 0:  # a soft shadow: the outline's shade blurred, darkening what lies under it
+        _soft_shadow(img, np.array(shadow), s * soft, dark)
+    else:
+        under = img[int(cy) % img.shape[0], int(cx) % img.shape[1]].tolist()
+        cv2.fillPoly(img, [pts(shadow)], tuple(c * dark for c in under), cv2.LINE_AA, ss)
     side = [(x + sx * 0.5, y + sy * 0.5) for x, y in outline]
     cv2.fillPoly(img, [pts(side)], tuple(c * 0.7 for c in body), cv2.LINE_AA, ss)
     if lean:
         _side_face(img, value, to_img, s, body, pip, rng)
     shade = rng.uniform(0.9, 1.05)
+    box = _box(img, np.array(outline), 1)
+    under_face = img[box[1]:box[3], box[0]:box[2]].copy() if alpha < 1 else None
     cv2.fillPoly(img, [pts(outline)], tuple(min(255.0, c * shade) for c in body), cv2.LINE_AA, ss)
+    if under_face is not None:  # a translucent body: what lies under the face shows through
+        patch = img[box[1]:box[3], box[0]:box[2]]
+        patch *= alpha
+        patch += (1 - alpha) * under_face
     if marbled:
         _marble(img, outline, body, rng)
     if smoky:
@@ -220,6 +259,18 @@ def _draw_die(img: np.ndarray, value: int, cx: float, cy: float, ang: float, s: 
     for u, v in PIP_LAYOUT[value]:
         px, py = to_img(u * s * 0.25, v * s * 0.25)
         cv2.circle(img, (round(px * f), round(py * f)), round(pr * f), pip, -1, cv2.LINE_AA, ss)
+
+
+def _soft_shadow(img: np.ndarray, outline: np.ndarray, blur: float, dark: float) -> None:
+    """Darken ``img`` (in place) under the polygon ``outline`` (``N×2`` ``(x, y)`` px) blurred by ``blur`` px,
+    to ``dark`` times its brightness where the shadow is full."""
+    x0, y0, x1, y1 = _box(img, outline, int(3 * blur) + 2)
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return
+    mask = np.zeros((y1 - y0, x1 - x0), np.float32)
+    cv2.fillPoly(mask, [np.round((outline - (x0, y0)) * 16).astype(np.int32)], 1.0, cv2.LINE_AA, 4)
+    mask = cv2.GaussianBlur(mask, (0, 0), max(0.5, blur))
+    img[y0:y1, x0:x1] *= (1 - (1 - dark) * mask)[..., None]
 
 
 def _box(img: np.ndarray, xy: np.ndarray, pad: int) -> tuple[int, int, int, int]:
@@ -398,24 +449,44 @@ def render_throw(values, *, seed: int | None = None, style: RenderStyle = Render
 @dataclass(frozen=True)
 class PlacedDie:
     """A die lying in a :class:`TrayScene`: ``value`` 1-6, ``center`` ``(x, y)``
-    pixels, ``angle`` degrees, ``size`` (side) pixels, ``colours`` ``(body BGR, pip BGR)``."""
+    pixels, ``angle`` degrees, ``size`` (side) pixels, ``colours`` ``(body BGR, pip BGR)``,
+    ``alpha`` the body's opacity (below 1: translucent). Positions are on the table seen
+    straight from above; :meth:`TrayScene.seen` maps them into a tilted camera's frame."""
 
     value: int
     center: tuple[float, float]
     angle: float
     size: float
     colours: tuple = _WHITE
+    alpha: float = 1.0
+
+
+#: The dice bodies of a wider world (:attr:`RenderStyle.palette` for varied trays): white, cream,
+#: red, black, green, honey wood, blue, yellow and ivory-on-brown, each with its usual pips.
+WIDE_SET = (
+    ((232, 238, 240), (25, 25, 25)),  # white, black pips
+    ((190, 222, 238), (30, 30, 30)),  # cream, black pips
+    ((40, 40, 195), (240, 240, 240)),  # red, white pips
+    ((28, 28, 30), (235, 235, 235)),  # black, white pips
+    ((55, 140, 40), (240, 240, 240)),  # green, white pips
+    ((70, 140, 195), (25, 30, 45)),  # honey wood, dark pips
+    ((170, 85, 30), (240, 240, 240)),  # blue, white pips
+    ((40, 200, 230), (30, 30, 30)),  # yellow, dark pips
+    ((40, 60, 95), (215, 230, 240)),  # brown, ivory pips
+)
 
 
 class TrayScene:
-    """A dice tray on a table seen straight from above, for frame sequences.
+    """A dice tray on a table seen from above, for frame sequences.
 
     Unlike :func:`render_throw`, positions stay put from frame to frame (no
     random perspective), so a sequence can show dice rolling in, settling, a
     hand passing, a die set aside outside the tray. ``style.size`` is the
     frame ``(width, height)`` px; the tray is the rectangle ``tray`` (x0, y0,
-    x1, y1) px, by default inset 12% from the frame edges, on a light wooden
-    table.
+    x1, y1) px on the table, by default inset ``style.tray_inset`` (12%) from
+    the frame edges, on a light wooden table. ``style``'s scene fields (the
+    table, light, shadows, camera tilt, clutter: see :class:`RenderStyle`)
+    widen the look; a tilted camera sees the table through :attr:`homography`.
 
     Example::
 
@@ -429,39 +500,86 @@ class TrayScene:
 
     def __init__(self, *, seed: int | None = None, style: RenderStyle = RenderStyle(tilt=0.0, specks=0),
                  tray: tuple[int, int, int, int] | None = None):
+        from .tray_table import camera_view, draw_clutter, spot_beside, table
+
         self.style = style
         self.rng = np.random.default_rng(seed)
+        look = np.random.default_rng(None if seed is None else [seed, 38])  # the wider look's own draws
         w, h = style.size
         if tray is None:
-            mx, my = round(w * 0.12), round(h * 0.12)
+            mx, my = round(w * style.tray_inset), round(h * style.tray_inset)
             tray = (mx, my, w - mx, h - my)
         self.tray = tray
-        img = np.empty((h, w, 3), np.float32)
-        img[:] = self.TABLE
-        tex = self.rng.normal(0, 5, (h, w // 8 + 1)).astype(np.float32)
-        img += cv2.resize(tex, (w, h))[..., None]
+        if style.table == "wood":
+            img = np.empty((h, w, 3), np.float32)
+            img[:] = self.TABLE
+            tex = self.rng.normal(0, 5, (h, w // 8 + 1)).astype(np.float32)
+            img += cv2.resize(tex, (w, h))[..., None]
+        else:
+            img = table(style.table, (w, h), look, style.table_colour)
+        self.clutter: list[tuple[str, tuple[float, float]]] = []
+        self.stray: list[PlacedDie] = []
+        for kind in style.clutter:
+            if kind == "die":
+                s = style.die_size
+                at = spot_beside(look, (w, h), tray, s * 0.8)
+                if at is not None and min(at[0], w - at[0], at[1], h - at[1]) > s * 0.75:
+                    body, pip = _colours(look, style.coloured, style.palette)
+                    d = PlacedDie(int(look.integers(1, 7)), at, float(look.uniform(0, 90)), s, (body, pip))
+                    _draw_die(img, d.value, *d.center, d.angle, s, body, pip, look, **self._light())
+                    self.stray.append(d)
+                    self.clutter.append((kind, at))
+            else:
+                at = draw_clutter(img, kind, tray, style.die_size, look)
+                if at is not None:
+                    self.clutter.append((kind, at))
         x0, y0, x1, y1 = tray
         inner = _background(self.rng, RenderStyle(size=(x1 - x0, y1 - y0), tray=style.tray, gradient=style.gradient))
         img[y0:y1, x0:x1] = inner
         cv2.rectangle(img, (x0, y0), (x1 - 1, y1 - 1), tuple(c * 0.6 for c in style.tray), max(2, round(w / 200)))
+        if style.table != "wood" and style.gradient:  # the room's light falls off across the table too
+            gx, gy = look.uniform(0, w), look.uniform(0, h)
+            yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+            img *= (1.0 + style.gradient * (0.6 - np.hypot(xx - gx, yy - gy) / math.hypot(w, h)))[..., None]
         self.base = img
+        #: 3×3 homography from the table seen straight down to the frame (None: straight down).
+        self.homography = None
+        if style.camera_tilt or style.turn:
+            self.homography = camera_view((w, h), tray, style.camera_tilt, style.turn, float(look.uniform(0, 360)))
+
+    def _light(self) -> dict:
+        st = self.style
+        return {"light": st.light, "dark": st.shadow, "soft": st.soft}
+
+    def seen(self, point: tuple[float, float]) -> tuple[float, float]:
+        """Where a point ``(x, y)`` px of the table lies in the frame (the tilted camera's view)."""
+        if self.homography is None:
+            return (float(point[0]), float(point[1]))
+        p = cv2.perspectiveTransform(np.float64([[point]]), self.homography)[0, 0]
+        return (float(p[0]), float(p[1]))
 
     @property
     def polygon(self) -> list[tuple[float, float]]:
-        """The tray's corners, ``(x, y)`` px, clockwise from top left."""
+        """The tray's corners in the frame, ``(x, y)`` px, clockwise from top left."""
         x0, y0, x1, y1 = self.tray
-        return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+        return [self.seen(p) for p in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
 
-    def place(self, values, *, coloured: float | None = None) -> list[PlacedDie]:
-        """Random resting places in the tray for dice showing ``values``."""
+    def place(self, values, *, coloured: float | None = None, touching: float | None = None) -> list[PlacedDie]:
+        """Random resting places in the tray for dice showing ``values``; ``coloured`` and ``touching``
+        override the style's shares (``touching=0``: dice apart, as set-up asks for)."""
         x0, y0, x1, y1 = self.tray
-        inner = RenderStyle(size=(x1 - x0, y1 - y0), die_size=self.style.die_size, touching=self.style.touching)
+        touching = self.style.touching if touching is None else touching
+        inner = RenderStyle(size=(x1 - x0, y1 - y0), die_size=self.style.die_size, touching=touching)
         spots = _place(self.rng, len(list(values)), inner)
         share = self.style.coloured if coloured is None else coloured
         out = []
         for v, (x, y, ang) in zip(values, spots):
             colours = _colours(self.rng, share, self.style.palette)
-            out.append(PlacedDie(int(v), (x + x0, y + y0), ang, self.style.die_size * self.rng.uniform(0.95, 1.05), colours))
+            alpha = 1.0
+            if self.style.translucent and self.rng.random() < self.style.translucent:
+                alpha = float(self.rng.uniform(0.6, 0.8))
+            out.append(PlacedDie(int(v), (x + x0, y + y0), ang, self.style.die_size * self.rng.uniform(0.95, 1.05),
+                                 colours, alpha))
         return out
 
     def frame(self, dice, *, hand: tuple[float, float] | None = None) -> np.ndarray:
@@ -472,7 +590,8 @@ class TrayScene:
         for d in dice:
             if d.value not in PIP_LAYOUT:
                 raise ValueError(f"die value {d.value!r} is not 1-6")
-            _draw_die(img, d.value, d.center[0], d.center[1], d.angle, d.size, d.colours[0], d.colours[1], self.rng)
+            _draw_die(img, d.value, d.center[0], d.center[1], d.angle, d.size, d.colours[0], d.colours[1], self.rng,
+                      alpha=d.alpha, **self._light())
         if hand is not None:
             hx, hy = hand
             w, h = self.style.size
@@ -483,6 +602,11 @@ class TrayScene:
             for k in range(4):
                 fx = hx + (k - 1.5) * 0.55 * s
                 cv2.ellipse(img, (round(fx), round(hy + 0.5 * s)), (round(0.22 * s), round(0.8 * s)), 0, 0, 360, skin, -1)
+        if self.homography is not None:
+            img = cv2.warpPerspective(img, self.homography, self.style.size, flags=cv2.INTER_LINEAR,
+                                      borderMode=cv2.BORDER_REFLECT)
+        if self.style.tint != (1.0, 1.0, 1.0):
+            img *= np.float32(self.style.tint)
         img = cv2.GaussianBlur(img, (0, 0), 0.7)
         img += self.rng.normal(0, self.style.noise, img.shape).astype(np.float32)
         return np.clip(img, 0, 255).astype(np.uint8)

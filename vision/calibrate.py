@@ -25,6 +25,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .config import DEFAULT
+
 __all__ = ["TrayArea", "CalibrationError", "find_tray", "area_from_corners", "measure_dice", "load_area",
            "calibrate", "CALIBRATION_FILE", "CONTROLS_FILE"]
 
@@ -96,6 +98,9 @@ def find_tray(image: np.ndarray, *, min_share: float = 0.15) -> TrayArea:
     """
     if not isinstance(image, np.ndarray) or image.ndim != 3 or image.dtype != np.uint8:
         raise CalibrationError("calibration needs an H×W×3 uint8 BGR frame")
+    grown = _grown_tray(image, min(min_share, DEFAULT.tray.least))
+    if grown is not None:
+        return grown
     h, w = image.shape[:2]
     s = 160 / max(h, w)
     small = cv2.resize(image, (max(8, round(w * s)), max(8, round(h * s))), interpolation=cv2.INTER_AREA)
@@ -127,6 +132,72 @@ def find_tray(image: np.ndarray, *, min_share: float = 0.15) -> TrayArea:
     if share > 0.97:
         raise CalibrationError("the whole picture looks alike: no tray edge found (touch its corners instead)")
     poly = cv2.approxPolyDP(hull, 0.01 * cv2.arcLength(hull, True), True).reshape(-1, 2) / s
+    return TrayArea(tuple((float(x), float(y)) for x, y in poly), (w, h))
+
+
+def _grown_tray(image: np.ndarray, min_share: float) -> TrayArea | None:
+    """The tray grown from the middle of the picture: the region reached from the middle through
+    small steps of colour (a felt's light falls off gently; the tray's edge or wall is a step),
+    within a wider bound of the middle's colour, its holes (dice) filled. Textured tables (grain,
+    checks, stripes) are full of steps, so the region does not leak into them. None when the region
+    is no tray: too small, nearly the whole picture, or not convex (a square or round tray is; a leak
+    into the table is ragged, its hull's outline runs over the table; then :func:`find_tray` clusters
+    the colours instead)."""
+    cfg = DEFAULT.tray
+    h, w = image.shape[:2]
+    s = cfg.work / max(h, w)
+    small = cv2.resize(image, (max(8, round(w * s)), max(8, round(h * s))), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (3, 3), 0)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    sh, sw = lab.shape[:2]
+    mid = lab[sh // 3: 2 * sh // 3, sw // 3: 2 * sw // 3].reshape(-1, 3).astype(np.float32)
+    ref = np.median(mid, axis=0)
+    dist = np.abs(lab.astype(np.float32) - ref) * (0.5, 1.0, 1.0)
+    near = (dist.max(axis=2) <= cfg.bound).astype(np.uint8)
+    # Seeds: pixels of the middle third with the middle's colour (not a die).
+    seeds = np.argwhere(near[sh // 3: 2 * sh // 3, sw // 3: 2 * sw // 3] > 0)
+    if len(seeds) == 0:
+        return None
+    # Edges the region may not cross: the tray's rim or wall, whatever its colours.
+    light = lab[..., 0].astype(np.float32)
+    edge = cv2.magnitude(cv2.Sobel(light, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(light, cv2.CV_32F, 0, 1, ksize=3)) / 8
+    region = np.zeros((sh + 2, sw + 2), np.uint8)
+    region[1:-1, 1:-1] = edge > cfg.edge
+    step = (cfg.step,) * 3
+    flags = 4 | cv2.FLOODFILL_MASK_ONLY | (255 << 8)
+    for y, x in seeds[:: max(1, len(seeds) // 25)]:
+        y, x = int(y) + sh // 3, int(x) + sw // 3
+        if region[y + 1, x + 1] == 0:
+            cv2.floodFill(lab, region, (x, y), 0, step, step, flags)
+    region = (region[1:-1, 1:-1] == 255).astype(np.uint8) * near * 255
+    region = cv2.morphologyEx(region, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    n, comp, stats, _ = cv2.connectedComponentsWithStats(region)
+    if n <= 1:
+        return None
+    k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    region = (comp == k).astype(np.uint8)
+    # The felt's shaded margin along the walls (a step the growing stopped at, still of the felt's
+    # colour) joins the region, as far as ``cfg.margin`` px of the work size.
+    cross = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+    for _ in range(cfg.margin):
+        region = cv2.dilate(region, cross) & near
+    cnts, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not cnts:
+        return None
+    hull = cv2.convexHull(max(cnts, key=cv2.contourArea))
+    area = cv2.contourArea(hull)
+    share = area / float(sh * sw)
+    # The hull's outline runs along the region (dice against the wall leave gaps in it; a region
+    # leaked into the table leaves its hull's outline over the table).
+    rim = np.zeros_like(region)
+    cv2.drawContours(rim, [hull], -1, 1, 1)
+    near_region = cv2.dilate(region, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+    support = float((rim & near_region).sum()) / max(1.0, float(rim.sum()))
+    if not min_share <= share <= 0.9 or support < cfg.solid:
+        return None
+    poly = cv2.approxPolyDP(hull, 0.01 * cv2.arcLength(hull, True), True).reshape(-1, 2).astype(np.float64)
+    mid_xy = poly.mean(axis=0)
+    poly = (mid_xy + (poly - mid_xy) * (1 + cfg.grow)) / s  # out to the tray's edge (the filter's rim)
     return TrayArea(tuple((float(x), float(y)) for x, y in poly), (w, h))
 
 

@@ -190,7 +190,7 @@ def _read_blob(blob, side, min_area, config: ReaderConfig, long_side: int, die_s
     """
     offset, cands, comp, gray_blob, lab_blob = blob
     known = bool(die_side)
-    per = _read_candidates(cands, offset, side, config, long_side, known, dice_set, lab_blob)
+    per = _read_candidates(cands, offset, side, config, long_side, known, dice_set, lab_blob, calibrated)
 
     def unsure():
         return not any(d.confidence >= config.sure_confidence for got in per for d in got)
@@ -203,7 +203,7 @@ def _read_blob(blob, side, min_area, config: ReaderConfig, long_side: int, die_s
     fits = side is None or (area >= 0.8 * side * side and (not known or area <= 4 * side * side))
     if fits and unsure():
         flipped = _blob_faces(gray_blob, comp, min_area, flipped=True)
-        swapped = _read_candidates(flipped, offset, side, config, long_side, known, dice_set, lab_blob)
+        swapped = _read_candidates(flipped, offset, side, config, long_side, known, dice_set, lab_blob, calibrated)
         per += [[d for d in got if d.value > 1] for got in swapped]
     # A calibrated tray was measured with its dice standing out whole, so its
     # ragged specks are not re-read.
@@ -211,7 +211,7 @@ def _read_blob(blob, side, min_area, config: ReaderConfig, long_side: int, die_s
     die_sized = hull is not None and (side is None or 0.6 * side * side <= cv2.countNonZero(hull) <= 2.5 * side * side)
     if die_sized and unsure():
         per += _read_candidates(_blob_faces(gray_blob, hull, min_area), offset, side, config, long_side, known,
-                                dice_set, lab_blob)
+                                dice_set, lab_blob, calibrated)
     if not calibrated and unsure():
         # Weaker evidence than lightness: read, never sure, never a lone pip.
         per += [[replace(d, confidence=min(d.confidence, 0.75), doubts=(BY_COLOUR,)) for d in got if d.value > 1]
@@ -221,9 +221,10 @@ def _read_blob(blob, side, min_area, config: ReaderConfig, long_side: int, die_s
 
 
 def _read_candidates(cands, offset, side, config: ReaderConfig, long_side: int, known: bool,
-                     dice_set: DiceSet = D6, lab=None) -> list[list[Die]]:
+                     dice_set: DiceSet = D6, lab=None, calibrated: bool = False) -> list[list[Die]]:
     """The dice read in each candidate split of a blob (see :func:`_blob_faces`);
-    ``known``: ``side`` is the calibrated die side (faces far from it are not read).
+    ``known``: ``side`` is the calibrated die side (faces far from it are not read);
+    ``calibrated``: it was measured at calibration (not estimated from the dice read).
     ``dice_set`` and ``lab`` (the blob's Lab crop) as for :func:`vision.face._read_face`."""
     per = []
     for faces, pip_mask in cands:
@@ -231,7 +232,7 @@ def _read_candidates(cands, offset, side, config: ReaderConfig, long_side: int, 
         for face in faces:
             for part in _split_touching(face, side):
                 d = _read_face(part, pip_mask, offset, config, long_side, side if known else None, dice=dice_set,
-                               lab=lab)
+                               lab=lab, calibrated=calibrated)
                 if d is not None and d.confidence >= config.min_confidence:
                     got.append(d)
         per.append(got)

@@ -29,7 +29,7 @@ import math
 from dataclasses import dataclass, field, fields
 
 __all__ = ["ConfigError", "ReaderConfig", "FaceConfig", "PipsConfig", "LearnedConfig", "VerdictConfig",
-           "ColourConfig", "BoardConfig"]
+           "ColourConfig", "BoardConfig", "TrayConfig"]
 
 
 class ConfigError(ValueError):
@@ -64,6 +64,9 @@ class FaceConfig:
     top_pip_least: float = 0.006
     #: How much darker or lighter than its surroundings a pip is (0-255); raising it finds fewer, surer pips.
     pip_contrast: int = 40
+    #: Two pips are a whole two (sure despite a loose outline) only this share of the calibrated side apart or
+    #: more (a two's corners: about 0.7; a three's middle and corner: about 0.35). Raising it doubts more twos.
+    two_apart: float = 0.5
     #: The widest circle inside a square face over its side; raising it makes ``Die.inner`` smaller.
     inscribed: float = 0.95
     #: The confidence shown for a face with a loose fit or seen as a side face (it is doubted).
@@ -80,7 +83,8 @@ class FaceConfig:
     def __post_init__(self):
         _check(self, {"side_slant": (0.0, 1.0), "front_slant": (0.0, 1.0), "slant_error": (0.0, 1.0),
                       "top_pip_least": (0.0, 0.1), "pip_contrast": (1, 255), "inscribed": (0.5, 1.0),
-                      "not_sure_most": (0.0, 1.0), "counted_off_centre": (0.0, 0.5), "counted_spread": (1.0, 4.0)})
+                      "not_sure_most": (0.0, 1.0), "counted_off_centre": (0.0, 0.5), "counted_spread": (1.0, 4.0),
+                      "two_apart": (0.0, 1.5)})
 
 
 @dataclass(frozen=True)
@@ -248,14 +252,52 @@ class VerdictConfig:
 
 
 @dataclass(frozen=True)
+class TrayConfig:
+    """Finding the tray at calibration by growing it from the picture's middle (:func:`vision.calibrate.find_tray`)."""
+
+    #: The longer side (px) the picture is grown at; raising it follows thin tray walls, slower.
+    work: int = 320
+    #: The colour step (Lab, per channel) between neighbours the tray grows over; raising it lets the
+    #: region cross fainter edges (leaks into a table of the tray's colour), lowering it stops at light fall-off.
+    step: float = 3.0
+    #: The farthest (Lab; lightness counted half) a tray pixel lies from the middle's colour; raising it
+    #: takes in more shading, and more of a table of the tray's colour.
+    bound: float = 30.0
+    #: A step of lightness (Lab, per px) the tray does not grow over, a rim's or wall's edge; lowering it
+    #: stops the region at fainter edges (and at a felt's grain), raising it lets it leak over a low rim.
+    edge: float = 6.0
+    #: The least share of a grown tray's convex outline that runs along the grown region (a square or
+    #: round tray: nearly all, less where dice lie against its wall); raising it refuses more ragged
+    #: regions (then the colours are clustered instead).
+    solid: float = 0.8
+    #: How far (px of the work size) the felt's colour beyond the grown region (its shade along the walls)
+    #: joins it; raising it reaches into deeper shade, and into a table of the felt's colour.
+    margin: int = 4
+    #: The least share of the picture a grown tray covers (a 23×17 cm tray from 50 cm covers about a
+    #: tenth); lowering it takes smaller regions for the tray (a plate, a sheet of paper).
+    least: float = 0.04
+    #: Along the tray's outline, a band this share of a die side wide is not searched for foreign things
+    #: (the wall, the rim, the table just beyond an outline found a little wide); raising it misses
+    #: more of what lies against the wall.
+    rim: float = 0.3
+    #: How much the grown outline is widened (share of its size) to reach the tray's edge.
+    grow: float = 0.02
+
+    def __post_init__(self):
+        _check(self, {"work": (64, 2048), "step": (0.5, 50.0), "bound": (1.0, 255.0), "solid": (0.0, 1.0),
+                      "grow": (0.0, 0.2), "edge": (0.5, 255.0), "least": (0.0, 1.0), "margin": (0, 64), "rim": (0.0, 2.0)})
+
+
+@dataclass(frozen=True)
 class ReaderConfig:
     """All tuned numbers of the reader, grouped by stage.
 
     Top level: the working scale and the verdict's threshold. Groups:
     ``faces`` (:class:`FaceConfig`), ``pips`` (:class:`PipsConfig`),
     ``learned`` (:class:`LearnedConfig`), ``verdict`` (:class:`VerdictConfig`),
-    ``colours`` (:class:`ColourConfig`, naming pip colours) and ``board``
-    (:class:`BoardConfig`, dice on a board of fields).
+    ``colours`` (:class:`ColourConfig`, naming pip colours), ``board``
+    (:class:`BoardConfig`, dice on a board of fields) and ``tray``
+    (:class:`TrayConfig`, finding the tray at calibration).
     Raises :class:`ConfigError` for a number out of its range.
     """
 
@@ -279,6 +321,7 @@ class ReaderConfig:
     verdict: VerdictConfig = field(default_factory=VerdictConfig)
     colours: ColourConfig = field(default_factory=ColourConfig)
     board: BoardConfig = field(default_factory=BoardConfig)
+    tray: TrayConfig = field(default_factory=TrayConfig)
 
     def __post_init__(self):
         _check(self, {"work_size": (64, 8192), "min_contrast": (0.0, 255.0), "min_die": (0.0, 1.0),
@@ -287,7 +330,8 @@ class ReaderConfig:
         if self.min_die >= self.max_die:
             raise ConfigError(f"min_die ({self.min_die}) must be less than max_die ({self.max_die})")
         for name, cls in (("faces", FaceConfig), ("pips", PipsConfig), ("learned", LearnedConfig),
-                          ("verdict", VerdictConfig), ("colours", ColourConfig), ("board", BoardConfig)):
+                          ("verdict", VerdictConfig), ("colours", ColourConfig), ("board", BoardConfig),
+                          ("tray", TrayConfig)):
             if not isinstance(getattr(self, name), cls):
                 raise ConfigError(f"{name} must be a {cls.__name__}, got {type(getattr(self, name)).__name__}")
 
@@ -301,7 +345,7 @@ class ReaderConfig:
         """A config from plain data (a TOML table): top-level numbers and the groups'
         tables. Raises :class:`ConfigError` for an unknown key or a bad number."""
         groups = {"faces": FaceConfig, "pips": PipsConfig, "learned": LearnedConfig, "verdict": VerdictConfig,
-                  "colours": ColourConfig, "board": BoardConfig}
+                  "colours": ColourConfig, "board": BoardConfig, "tray": TrayConfig}
         kw = {}
         for k, v in data.items():
             if k in groups:

@@ -60,11 +60,13 @@ def _top_face_pips(pips, deepest: tuple[float, tuple[int, int]]):
 
 
 def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderConfig, long_side: int | None,
-               known_side: float | None = None, *, dice: DiceSet = D6, lab: np.ndarray | None = None) -> Die | None:
+               known_side: float | None = None, *, dice: DiceSet = D6, lab: np.ndarray | None = None,
+               calibrated: bool = False) -> Die | None:
     """Read one face mask (uint8 0/255) with the pips in ``pip_mask``: a
     :class:`Die` in the mask's pixels plus ``offset``, or None. With
     ``known_side`` (the calibrated die side, px), faces far from that size are
-    refused before their pips are looked at. ``long_side``: the picture's
+    refused before their pips are looked at; ``calibrated``: that side was measured at calibration
+    (then two pips closer than a two's corners are no whole two, :func:`_two_apart`). ``long_side``: the picture's
     longer side, px, against which ``config.min_die``/``max_die`` bound a
     face (None: a straightened patch of one die, not bounded so).
     ``dice``: the dice set (:class:`vision.diceset.DiceSet`): faces of 1 to
@@ -148,7 +150,7 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
         loose = 2 <= len(pips) <= 4 and layout < 1.0
         whole = loose and _free_places_empty(pips, pip_mask, side, ang, rect)
         marked = loose and not whole
-        if len(pips) == 2 and whole:
+        if len(pips) == 2 and whole and not (calibrated and known_side and not _two_apart(pips, known_side, config)):
             layout = max(layout, 0.9)  # a whole two, its outline aside
         if len(pips) >= 3:
             # The pips' own pattern, for a face whose outline takes in side faces.
@@ -396,6 +398,15 @@ def _free_places_empty(pips, pip_mask: np.ndarray, side: float, angle: float, bo
         if np.count_nonzero(patch[disc > 0]) > np.count_nonzero(disc) / 3:
             return False
     return True
+
+
+def _two_apart(pips, side: float, config: ReaderConfig) -> bool:
+    """Whether two pips lie as far apart as a two's corners on a die of the calibrated ``side`` px: at
+    least ``config.faces.two_apart`` of it. A three's middle and one corner, its other corner lost in
+    the gap against another die, lie half as far apart (a widened mock tray read such a three as a
+    sure two). Without a calibrated side the face's own outline is no measure (a mixed set's, a slanted
+    die's), and the check is not made."""
+    return math.dist(pips[0][:2], pips[1][:2]) >= config.faces.two_apart * side
 
 
 def _spread_fit(pips, center, side) -> float:

@@ -208,7 +208,7 @@ def read_throw(
         x0, y0 = max(0, x0), max(0, y0)
         x1, y1 = min(w, x1), min(h, y1)
         if x1 - x0 >= 16 and y1 - y0 >= 16:
-            image, ox, oy = image[y0:y1, x0:x1], x0, y0
+            image, ox, oy = _tray_only(image[y0:y1, x0:x1], poly - (x0, y0)), x0, y0
             h, w = image.shape[:2]
         if die_size is None:
             die_size = getattr(area, "die_size", None)
@@ -241,6 +241,9 @@ def read_throw(
     if poly is not None and side:
         inside = np.zeros(work.shape[:2], np.uint8)
         cv2.fillPoly(inside, [np.round((poly - (ox, oy)) * scale).astype(np.int32)], 255)
+        # Not along the tray's outline: its wall, rim or the table just beyond is no thing in the tray.
+        band = max(1, round(config.tray.rim * side))
+        inside = cv2.erode(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * band + 1, 2 * band + 1)))
         foreign += _foreign(lab, dice, side, config, inside)
     s = 1.0 / scale
     out = []
@@ -331,6 +334,19 @@ def read_throw(
         reasons.append(Reason.NO_DICE)
     size_px = side * s if side else (float(die_size) if die_size else None)
     return Read(tuple(out), not reasons, tuple(reasons), size_px)
+
+
+def _tray_only(crop: np.ndarray, poly: np.ndarray) -> np.ndarray:
+    """``crop`` (``H×W×3 uint8 BGR``, the tray area's box) with what lies outside the tray's outline
+    ``poly`` (``N×2`` ``(x, y)`` px of the crop) painted the tray's median colour: a patterned table, its
+    grain, a cup or a stray die beyond the tray make no candidates, pips or foreign things."""
+    inside = np.zeros(crop.shape[:2], np.uint8)
+    cv2.fillPoly(inside, [np.round(poly).astype(np.int32)], 255)
+    if inside.all() or not inside.any():
+        return crop
+    out = crop.copy()
+    out[inside == 0] = np.median(crop[inside > 0][::7], axis=0).astype(np.uint8)
+    return out
 
 
 def annotate(image: np.ndarray, dice: list[Die], *, highlight: tuple[int, ...] = (),

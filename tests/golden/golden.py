@@ -99,7 +99,7 @@ def _mock_tray(seed: int) -> dict | None:
     style, values = tray(seed)
     scene = TrayScene(seed=seed, style=style)
     try:
-        calib = scene.frame(scene.place([1, 2, 3, 4, 5, 6]))
+        calib = scene.frame(scene.place([1, 2, 3, 4, 5, 6], touching=0))  # apart, as set-up asks
         frame = scene.frame(scene.place(values))
     except ValueError:
         return None
