@@ -339,7 +339,7 @@ def die_body(rng, kind: str):
         return principled("translucent", col, roughness=0.15, transmission=0.7, ior=1.5), "translucent"
     col = {"white": (0.8, 0.8, 0.78), "cream": (0.75, 0.65, 0.45), "red": (0.5, 0.02, 0.02),
            "black": (0.02, 0.02, 0.02)}[kind]
-    return principled(kind, _jitter(rng, col, 0.05), roughness=rng.uniform(0.2, 0.45), subsurface=0.05, coat=0.3), kind
+    return principled(kind, _jitter(rng, col, 0.05), roughness=rng.uniform(0.2, 0.45), coat=0.3), kind
 
 
 PIP_PAINT = {"blue": (0.01, 0.04, 0.45), "red": (0.5, 0.01, 0.01), "black": (0.01, 0.01, 0.01),

@@ -60,9 +60,10 @@ def _pips(layout: dict) -> dict:
     return {str(v): [[float(x), float(y)] for x, y in pts] for v, pts in layout.items()}
 
 
-def random_game(rng: random.Random, dice: str, max_turns: int):
+def random_game(rng: random.Random, dice: str, max_turns: int, towards_goal: float = 3.0):
     """A random legal Fenn game: a list of ``(event_json, position)`` with position ``{"blue": [field, top],
-    "red": [...], "black": n}`` after each event (start throws, then whole turns or passes), and the game."""
+    "red": [...], "black": n}`` after each event (start throws, then whole turns or passes), and the game.
+    A turn end that brings the mover nearer its goal is ``1 + towards_goal`` times as likely as another."""
     g = Fenn(["Blue", "Red"], dice=dice)
     out = []
     while g.to_dict()["black"] is None:
@@ -79,7 +80,7 @@ def random_game(rng: random.Random, dice: str, max_turns: int):
             continue
         mover = g.to_dict()["to_move"]
         goal = 9 if mover == "Blue" else 1
-        weights = [1 + 3 * (abs(goal - f) < abs(goal - _position(g)["blue" if mover == "Blue" else "red"][0]))
+        weights = [1 + towards_goal * (abs(goal - f) < abs(goal - _position(g)["blue" if mover == "Blue" else "red"][0]))
                    for f, _, _ in ends]
         field, top, black = rng.choices(ends, weights)[0]
         g.apply(Turn(field, top, black))
@@ -102,11 +103,13 @@ def fenn_spec(seed: int) -> dict:
     if rng.random() < 0.15:
         pos = {"blue": [1, 5], "red": [9, 5], "black": rng.choice(BLACK_FACES)}
     else:
-        events, _ = random_game(rng, dice, rng.randint(1, 30))
-        pos = events[-1][1]
-    motion = rng.random()
+        events, g = random_game(rng, dice, 40, towards_goal=0.5)
+        turns = [p for e, p in events if "turn" in e]
+        # a turn end of the game, a finished game's last position about as often as any other
+        pos = turns[-1] if g.is_over and rng.random() < 1 / len(turns) else rng.choice(turns[:-1] or turns)
+    motion, lifted = random.Random(f"fenn-motion-{seed}").random(), rng.choice(["blue", "red"])
     spec = {"kind": "fenn", "seed": seed, "name": f"fenn-{seed:05d}", "dice_set": dice,
-            "hand": motion < 0.08, "lifted": rng.choice(["blue", "red"]) if 0.08 <= motion < 0.15 else None,
+            "hand": motion < 0.08, "lifted": lifted if 0.08 <= motion < 0.15 else None,
             "stray": rng.randint(1, 6) if rng.random() < 0.25 else None}
     return _with_dice(spec, pos, rng.choice(list(LAYOUTS)))
 
