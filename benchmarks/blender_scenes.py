@@ -130,7 +130,7 @@ def tray_spec(seed: int) -> dict:
             "hand": rng.random() < 0.1, "d6_pips": _pips(PIP_LAYOUT)}
 
 
-def game_specs(seed: int, frames: tuple[int, int] = (20, 30)) -> tuple[list[dict], list[dict]]:
+def game_specs(seed: int, frames: tuple[int, int] = (20, 24)) -> tuple[list[dict], list[dict]]:
     """The frames of one whole random legal game that ends within ``frames`` events (the first seed from
     ``seed`` on whose game does), and its replay script lines."""
     for attempt in range(10_000):
