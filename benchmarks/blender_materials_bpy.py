@@ -356,4 +356,4 @@ SKINS = [(0.55, 0.33, 0.22), (0.45, 0.26, 0.16), (0.25, 0.13, 0.07), (0.12, 0.06
 
 def skin(rng):
     """Skin: subsurface scattering on a skin tone."""
-    return principled("skin", _jitter(rng, rng.choice(SKINS), 0.08), roughness=0.45, subsurface=0.3)
+    return principled("skin", _jitter(rng, rng.choice(SKINS), 0.08), roughness=0.45, subsurface=0.1)

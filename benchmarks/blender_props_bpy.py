@@ -179,7 +179,7 @@ def hand(rng, frame, length, skin, z0):
     blob((0, 0, 0), (0.045, 0.05, 0.016))
     for i, fx in enumerate((-0.03, -0.01, 0.01, 0.03)):
         reach = (0.04, 0.045, 0.043, 0.035)[i]
-        blob((fx, 0.05 + reach * 0.9, -0.004 * i % 3), (0.0085, reach, 0.008))
+        blob((fx, 0.045 + reach * 0.85, -0.004 - 0.002 * (i % 3)), (0.0085, reach, 0.008))
     blob((0.05, 0.02, -0.005), (0.01, 0.035, 0.009))
     bmesh.ops.create_cone(bm, cap_ends=True, segments=24, radius1=0.03, radius2=0.035, depth=0.4,
                           matrix=Matrix.Translation((0, -0.22, 0.03)) @ Matrix.Rotation(math.pi / 2 - 0.15, 4, "X"))

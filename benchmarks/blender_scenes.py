@@ -197,6 +197,22 @@ def render(specs: list[dict], folder: str, samples: int, size: tuple[int, int], 
     return done
 
 
+def copy_fixtures(folder: str, names: list[str], dest: str, quality: int = 90) -> None:
+    """Copy the images ``names`` (e.g. ``fenn-00004``) of a rendered ``folder`` into ``dest`` (created) as JPEG
+    of ``quality`` with a labels.json of their labels (in the order given). Raises KeyError for an unknown name."""
+    import cv2
+    labels = {lab["image"]: lab for lab in json.load(open(os.path.join(folder, "labels.json")))}
+    os.makedirs(dest, exist_ok=True)
+    out = []
+    for name in names:
+        lab = labels[name + ".jpg"]
+        img = cv2.imread(os.path.join(folder, lab["image"]))
+        cv2.imwrite(os.path.join(dest, lab["image"]), img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        out.append(lab)
+    with open(os.path.join(dest, "labels.json"), "w") as f:
+        json.dump(out, f, indent=1)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--kind", choices=["fenn", "trays", "game"], required=True)
@@ -206,7 +222,14 @@ def main(argv=None) -> int:
     ap.add_argument("--samples", type=int, default=16, help="Cycles samples per pixel (adaptive)")
     ap.add_argument("--size", default="1640x1232", help="WxH pixels (the Pi camera's 1640x1232)")
     ap.add_argument("--quality", type=int, default=95, help="JPEG quality")
+    ap.add_argument("--fixtures", metavar="DEST", help="no rendering: copy the rendered --pick images of --kind "
+                    "from --out into DEST/<kind>/ (JPEG quality 90) with their labels")
+    ap.add_argument("--pick", default="", help="for --fixtures: image names, comma-separated (fenn-00004,...)")
     args = ap.parse_args(argv)
+    if args.fixtures:
+        copy_fixtures(os.path.join(args.out, args.kind), [n for n in args.pick.split(",") if n],
+                      os.path.join(args.fixtures, args.kind))
+        return 0
     if shutil.which("blender") is None:
         print("Blender is not installed: install it with `apt-get install blender` (Debian 12: Blender 3.4).",
               file=sys.stderr)
