@@ -87,20 +87,27 @@ def _grey(col, amount):
     return tuple(c + (g - c) * amount for c in col)
 
 
+def _bands(nodes, links, vec, scale: float, distortion: float, detail_scale: float | None = None):
+    """A wave texture of bands along x (a wood's grain) at ``vec``, distorted."""
+    wave = nodes.new("ShaderNodeTexWave")
+    wave.wave_type = "BANDS"
+    wave.bands_direction = "Y"
+    wave.inputs["Scale"].default_value = scale
+    wave.inputs["Distortion"].default_value = distortion
+    wave.inputs["Detail"].default_value = 3.0
+    if detail_scale is not None:
+        wave.inputs["Detail Scale"].default_value = detail_scale
+    links.new(vec, wave.inputs["Vector"])
+    return wave
+
+
 def wood(rng, name: str | None = None, scale: float = 1.0, names=tuple(WOODS), gloss: float | None = None):
     """Wood with grain along x (wave bands distorted by noise). ``scale`` 1 = table size; larger for dice."""
     wname, light, dark = wood_colour(rng, name, names)
     mat, nodes, links, bsdf = _new("wood")
     vec = _coords(nodes, links, scale=(1.0 * scale, rng.uniform(8, 16) * scale, scale * 4),
                   rot=rng.uniform(-0.03, 0.03), offset=(rng.uniform(0, 50), rng.uniform(0, 50), 0))
-    wave = nodes.new("ShaderNodeTexWave")
-    wave.wave_type = "BANDS"
-    wave.bands_direction = "Y"
-    wave.inputs["Scale"].default_value = rng.uniform(1.5, 4.0)
-    wave.inputs["Distortion"].default_value = rng.uniform(4, 10)
-    wave.inputs["Detail"].default_value = 3.0
-    wave.inputs["Detail Scale"].default_value = rng.uniform(0.5, 2.0)
-    links.new(vec, wave.inputs["Vector"])
+    wave = _bands(nodes, links, vec, rng.uniform(1.5, 4.0), rng.uniform(4, 10), rng.uniform(0.5, 2.0))
     noise = nodes.new("ShaderNodeTexNoise")
     noise.inputs["Scale"].default_value = rng.uniform(20, 60)
     noise.inputs["Detail"].default_value = 8.0
@@ -136,13 +143,7 @@ def planks(rng):
     links.new(vec, brick.inputs["Vector"])
     grain_vec = _coords(nodes, links, scale=(1.0, 12.0, 4.0))
     links.new(vec, grain_vec.node.inputs["Vector"])
-    wave = nodes.new("ShaderNodeTexWave")
-    wave.wave_type = "BANDS"
-    wave.bands_direction = "Y"
-    wave.inputs["Scale"].default_value = rng.uniform(2, 4)
-    wave.inputs["Distortion"].default_value = rng.uniform(5, 10)
-    wave.inputs["Detail"].default_value = 3
-    links.new(grain_vec, wave.inputs["Vector"])
+    wave = _bands(nodes, links, grain_vec, rng.uniform(2, 4), rng.uniform(5, 10))
     grain = _ramp(nodes, links, wave.outputs["Fac"], [(0.2, (1, 1, 1)), (1.0, tuple(d / max(light) for d in dark))])
     mult = nodes.new("ShaderNodeMixRGB")
     mult.blend_type = "MULTIPLY"

@@ -92,12 +92,15 @@ def board(rng, length, width, thick, box):
     return ob, words
 
 
-def _mesh(name, bm, mats):
+def link(name, bm, mats):
+    """A mesh object from a bmesh (freed), smooth-shaded with auto smooth, with ``mats`` as its slots."""
     me = bpy.data.meshes.new(name)
     bm.to_mesh(me)
     bm.free()
     for p in me.polygons:
         p.use_smooth = True
+    me.use_auto_smooth = True
+    me.auto_smooth_angle = math.radians(35)
     for m in mats:
         me.materials.append(m)
     ob = bpy.data.objects.new(name, me)
@@ -109,10 +112,7 @@ def _cylinder(name, radius, depth, mat, segments=48):
     bm = bmesh.new()
     bmesh.ops.create_cone(bm, cap_ends=True, cap_tris=False, segments=segments, radius1=radius, radius2=radius,
                           depth=depth)
-    ob = _mesh(name, bm, [mat])
-    ob.data.use_auto_smooth = True
-    ob.data.auto_smooth_angle = math.radians(40)
-    return ob
+    return link(name, bm, [mat])
 
 
 def clutter(rng, taken, box, cut, free_spot, reach):
@@ -183,7 +183,7 @@ def hand(rng, frame, length, skin, z0):
     blob((0.05, 0.02, -0.005), (0.01, 0.035, 0.009))
     bmesh.ops.create_cone(bm, cap_ends=True, segments=24, radius1=0.03, radius2=0.035, depth=0.4,
                           matrix=Matrix.Translation((0, -0.22, 0.03)) @ Matrix.Rotation(math.pi / 2 - 0.15, 4, "X"))
-    ob = _mesh("hand", bm, [skin])
+    ob = link("hand", bm, [skin])
     local = Vector((rng.uniform(-length / 2, length / 2), rng.uniform(-0.02, 0.02), z0 + rng.uniform(0.04, 0.1)))
     ob.matrix_world = frame @ Matrix.Translation(local) @ Matrix.Rotation(
         rng.choice([0, math.pi]) + rng.uniform(-0.6, 0.6), 4, "Z")

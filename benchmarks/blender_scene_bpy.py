@@ -38,20 +38,7 @@ NORMALS = [(0, 0, 1), (0, 0, -1), (1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0)]
 
 
 # -- geometry ---------------------------------------------------------------------------------------------------------
-def link(name, bm, mats):
-    """A mesh object from a bmesh (freed), smooth-shaded with auto smooth, with ``mats`` as its slots."""
-    me = bpy.data.meshes.new(name)
-    bm.to_mesh(me)
-    bm.free()
-    for p in me.polygons:
-        p.use_smooth = True
-    me.use_auto_smooth = True
-    me.auto_smooth_angle = math.radians(35)
-    for m in mats:
-        me.materials.append(m)
-    ob = bpy.data.objects.new(name, me)
-    bpy.context.scene.collection.objects.link(ob)
-    return ob
+link = P.link
 
 
 def box(name, sx, sy, sz, mat, bevel=0.0, segments=3):
