@@ -151,9 +151,10 @@ def game_specs(seed: int, frames: tuple[int, int] = (20, 24)) -> tuple[list[dict
     return specs, script
 
 
-def label_of(spec: dict, truth: dict, size: tuple[int, int]) -> dict:
+def label_of(spec: dict, truth: dict, size: tuple[int, int], samples: int) -> dict:
     """The labels.json object of a rendered scene (format: /work/RENDER_FORMAT.md, docs/renders.md)."""
-    head = {"image": spec["name"] + ".jpg", "seed": spec["seed"], "width": size[0], "height": size[1]}
+    head = {"image": spec["name"] + ".jpg", "seed": spec["seed"], "width": size[0], "height": size[1],
+            "samples": samples}
     if spec["kind"] == "trays":
         return {**head, **truth}
     out = {**head, **truth, "dice_set": spec["dice_set"], "layout": spec["layout"]}
@@ -193,7 +194,7 @@ def render(specs: list[dict], folder: str, samples: int, size: tuple[int, int], 
             truth = json.load(open(os.path.join(tmp, spec["name"] + ".json")))
             img = cv2.imread(png)
             cv2.imwrite(os.path.join(folder, spec["name"] + ".jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, quality])
-            labels = [lab for lab in labels if lab["image"] != spec["name"] + ".jpg"] + [label_of(spec, truth, size)]
+            labels = [lab for lab in labels if lab["image"] != spec["name"] + ".jpg"] + [label_of(spec, truth, size, samples)]
             labels.sort(key=lambda lab: (order.get(lab["image"], 1 << 30), lab["image"]))
             with open(labels_path + ".tmp", "w") as f:
                 json.dump(labels, f, indent=1)
@@ -203,9 +204,10 @@ def render(specs: list[dict], folder: str, samples: int, size: tuple[int, int], 
     return done
 
 
-def copy_fixtures(folder: str, names: list[str], dest: str, quality: int = 90) -> None:
+def copy_fixtures(folder: str, names: list[str], dest: str, quality: int = 90, most: int = 400_000) -> None:
     """Copy the images ``names`` (e.g. ``fenn-00004``) of a rendered ``folder`` into ``dest`` (created) as JPEG
-    of ``quality`` with a labels.json of their labels (in the order given). Raises KeyError for an unknown name."""
+    of ``quality`` (lowered by 5 at a time while the file is over ``most`` bytes: a cloth's pattern and Cycles'
+    grain cost bytes) with a labels.json of their labels (in the order given). Raises KeyError for an unknown name."""
     import cv2
     labels = {lab["image"]: lab for lab in json.load(open(os.path.join(folder, "labels.json")))}
     os.makedirs(dest, exist_ok=True)
@@ -213,7 +215,14 @@ def copy_fixtures(folder: str, names: list[str], dest: str, quality: int = 90) -
     for name in names:
         lab = labels[name + ".jpg"]
         img = cv2.imread(os.path.join(folder, lab["image"]))
-        cv2.imwrite(os.path.join(dest, lab["image"]), img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        q = quality
+        while True:
+            ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
+            if len(data) <= most or q <= 50:
+                break
+            q -= 5
+        with open(os.path.join(dest, lab["image"]), "wb") as f:
+            f.write(data.tobytes())
         out.append(lab)
     with open(os.path.join(dest, "labels.json"), "w") as f:
         json.dump(out, f, indent=1)
