@@ -313,7 +313,7 @@ def fenn_scene(spec, rng, size):
         spread = 0.06 * (1 - i / 60)
         target = (centre.x + rng.uniform(-spread, spread), centre.y + rng.uniform(-spread, spread), 0)
         cam, cam_words = camera(rng, target, rng.uniform(0.40, 0.60) + i * 0.002, size)
-        if inside(cam, pts, 0.03):
+        if inside(cam, pts, 0.03) or i == 59:  # the last try stands even if something is cut off
             break
         bpy.data.objects.remove(cam)
     light_words = lights(rng, centre)
@@ -413,7 +413,7 @@ def tray_scene(spec, rng, size):
         cam, cam_words = camera(rng, (rng.uniform(-0.02, 0.02), rng.uniform(-0.02, 0.02), 0),
                                 rng.uniform(0.40, 0.60) + i * 0.003, size)
         if inside(cam, [tm @ Vector((sx * outer[0], sy * outer[1], 0)) for sx in (-1, 1) for sy in (-1, 1)], 0.02) \
-                or (i > 40 and inside(cam, outline, 0.02)):
+                or (i > 40 and inside(cam, outline, 0.02)) or i == 79:
             break
         bpy.data.objects.remove(cam)
     hand = bool(spec.get("hand")) and P.hand(rng, tm, 0.15, M.skin(rng), floor) is not False
