@@ -19,7 +19,7 @@ from companion.session import GameSession  # noqa: E402
 from companion.storage import Store  # noqa: E402
 from companion.web.server import make_app  # noqa: E402
 
-EVIL = ["<script>alert(1)</script>", '"><img src=x onerror=alert(2)>']
+EVIL = ["<script>alert()</script>", '"><img src=x onerror=f>']
 
 
 def play(session, rng, events=40):
@@ -61,8 +61,8 @@ def test_names_with_html_show_as_text_on_every_page(table, tmp_path):
         body = c.get(path).text
         for name in EVIL:
             assert name not in body, path
-        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in body, path
-        assert "&#34;&gt;&lt;img src=x onerror=alert(2)&gt;" in body, path
+        assert "&lt;script&gt;alert()&lt;/script&gt;" in body, path
+        assert "&#34;&gt;&lt;img src=x onerror=f&gt;" in body, path
     # the live page while the game with those names is the one being played
     s = GameSession(table.store)
     s.resume(1)
@@ -70,7 +70,7 @@ def test_names_with_html_show_as_text_on_every_page(table, tmp_path):
     play(s, random.Random(3), 1)  # a new event: game 1 is the one being played again
     body = c.get("/").text
     assert "<img src=x" not in body and "<script>alert" not in body
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in body
+    assert "&lt;script&gt;alert()&lt;/script&gt;" in body
 
 
 def test_the_live_page_shows_the_game_being_played_and_its_last_throw(table, tmp_path):

@@ -39,7 +39,7 @@ from companion.session import GameSession  # noqa: E402
 from companion.storage import Store  # noqa: E402
 from companion.web.server import make_app  # noqa: E402
 
-EVIL = ["<script>alert(1)</script>", '"><img src=x onerror=alert(2)>']
+EVIL = ["<script>alert()</script>", '"><img src=x onerror=f>']
 SIZES = {"phone": (390, 844), "tv": (1920, 1080)}
 
 

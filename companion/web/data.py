@@ -57,6 +57,9 @@ class ReadOnlyStore(Store):
         self.path = os.path.join(root, "companion.db")
         self.recovered_from = None
         self.frame_error = None
+        self.repair = None
+        self.hidden: dict[int, str] = {}
+        self._depth = 0
         self.since = since
         self._db = _connect(self.path)
 
