@@ -24,14 +24,15 @@ import cv2
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from blender_scenes import DEFAULT_OUT  # noqa: E402  (the renders' cache)
+
 from vision.diceset import MIWIN, MIWIN_SWAPPED  # noqa: E402
 from vision.fenn import BoardArea, BoardError, find_board, read_fenn  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
     """Read the folder ``argv[0]`` (or the renders' cache) and print the figures; the exit code."""
-    folder = argv[0] if argv else os.path.join(
-        os.environ.get("DICE_RENDERS", os.path.expanduser("~/.cache/dice-companion/renders")), "fenn")
+    folder = argv[0] if argv else os.path.join(DEFAULT_OUT, "fenn")
     path = os.path.join(folder, "labels.json")
     if not os.path.isfile(path):
         print(f"no labels.json in {folder}: render the scenes first (benchmarks/blender_scenes.py --kind fenn)")

@@ -33,7 +33,9 @@ from multiprocessing import Pool
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-DEFAULT = os.path.join(os.environ.get("DICE_RENDERS", os.path.expanduser("~/.cache/dice-companion/renders")), "trays")
+from blender_scenes import DEFAULT_OUT  # noqa: E402  (the renders' cache: $DICE_RENDERS or ~/.cache/...)
+
+DEFAULT = os.path.join(DEFAULT_OUT, "trays")
 
 
 def workload(img):
