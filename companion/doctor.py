@@ -198,7 +198,7 @@ def check_board(data_dir: str, frame=None, *, find=None) -> Check:
     from vision.fenn import BOARD_FILE, BoardError, find_board, load_board
 
     title = _("Fenn board calibration")
-    again = _("Calibrate: Settings → Fenn board….")
+    again = _("Calibrate: Settings → Fenn board…")
     path = os.path.join(data_dir, BOARD_FILE)
     if not os.path.exists(path):
         return Check("board", title, Mark.ABSENT, _("not calibrated (needed only for Fenn with the camera)"), again)

@@ -114,22 +114,13 @@ class Store:
         from .files import remove_stale_temp
         from .storage_repair import OpenError, keep_wal, open_checked
 
-        self.root = root
-        self.recovered_from: str | None = None
-        #: What the start did to a damaged database (:class:`companion.storage_repair.Repair`), or None.
-        self.repair = None
-        #: Games whose stored row cannot be read, as ``(id, why)``: hidden from every list.
-        self.hidden: dict[int, str] = {}
-        #: Why the last throw's frame could not be written (a full card), or None.
-        self.frame_error: str | None = None
-        self._depth = 0
+        self._start_state(root)
         if "\0" in root or not root:
             raise StorageError(f"not a data folder: {root!r}")
         try:
             os.makedirs(os.path.join(root, "frames"), exist_ok=True)
         except OSError as e:
             raise StorageError(f"cannot create the data folder {short_path(root)}: {e}") from e
-        self.path = os.path.join(root, "companion.db")
         if tidy:  # the app's start: nothing else writes here now
             remove_stale_temp(root)
             keep_wal(self.path)
@@ -139,6 +130,19 @@ class Store:
             raise StorageError(str(e)) from e
         if self.repair is not None:
             self.recovered_from = self.repair.kept
+
+    def _start_state(self, root: str) -> None:
+        """The state every store starts with (this one and read-only ones), before its database is opened."""
+        self.root = root
+        self.path = os.path.join(root, "companion.db")
+        self.recovered_from: str | None = None
+        #: What the start did to a damaged database (:class:`companion.storage_repair.Repair`), or None.
+        self.repair = None
+        #: Games whose stored row cannot be read, as ``(id, why)``: hidden from every list.
+        self.hidden: dict[int, str] = {}
+        #: Why the last throw's frame could not be written (a full card), or None.
+        self.frame_error: str | None = None
+        self._depth = 0
 
     def close(self) -> None:
         """Close the database (a checkpoint folds the WAL back into the file)."""

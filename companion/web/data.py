@@ -53,13 +53,7 @@ class ReadOnlyStore(Store):
     """
 
     def __init__(self, root: str, *, since: float | None = None):
-        self.root = root
-        self.path = os.path.join(root, "companion.db")
-        self.recovered_from = None
-        self.frame_error = None
-        self.repair = None
-        self.hidden: dict[int, str] = {}
-        self._depth = 0
+        self._start_state(root)
         self.since = since
         self._db = _connect(self.path)
 
