@@ -58,7 +58,9 @@ def script(app, rep):
         t0 = time.perf_counter()
         app.game_screen.continue_btn.dispatch("on_release")
         # wait until the label shows the new prompt, then for the flip that drew it
-        yield from wait_for(lambda: app.game_screen.prompt.text.endswith(prompt(g)) and not g.decision_due, 5, 0.001)
+        # (the screen keeps a prompt's last words together with no-break spaces)
+        yield from wait_for(lambda: app.game_screen.prompt.text.replace("\xa0", " ").endswith(prompt(g))
+                            and not g.decision_due, 5, 0.001)
         shown = time.perf_counter()
         n = len(flips)
         yield from wait_for(lambda n=n: len(flips) > n, 5, 0.001)
