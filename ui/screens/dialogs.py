@@ -73,7 +73,7 @@ class NumberPad(ModalView):
         self.keys = {}
         for k in keys:
             b = Button(text=k, font_size="24sp", font_name=SYMBOL_FONT)
-            pressed(b, lambda k=k: self.key(k))
+            pressed(b, lambda k=k: self.key(k), changes=k == "OK")  # digits leave every key where it was
             self.keys[k] = b
             pad.add_widget(b)
         box.add_widget(pad)
