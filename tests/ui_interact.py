@@ -306,6 +306,7 @@ def cafe(app, rep, Window):
     yield 0.3
     rep["rules_game"] = getattr(app.dialog, "game", None)
     app.dialog.dismiss()
+    yield 0.7  # the start screen shown again a moment (the guard)
     s.game_buttons["durchmarsch"].dispatch("on_release")
     yield 0.1
     # Names: cut at the longest taken (20) as they are typed, by a keyboard or pasted.
@@ -334,6 +335,7 @@ def cafe(app, rep, Window):
     rep["cursors"] = sum(1 for t in s.inputs if t.focus)
     s.hide_keyboard()
     enter_players(s, ["Anna", "Ben"])
+    yield 0.7  # Start came back where the keys were: a moment before it takes a tap
     s.start_btn.dispatch("on_release")
     yield 0.8
     g = app.session.game
@@ -388,6 +390,7 @@ def cafe(app, rep, Window):
     from ui.snapshot import _Touch
 
     app.show_start()
+    yield 0.7
     s = app.start_screen
     s.game_buttons["fenn"].dispatch("on_release")
     enter_players(s, ["Anna", "Ben"])

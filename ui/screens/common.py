@@ -30,6 +30,7 @@ __all__ = [
     "drop_stray_touches",
     "one_line",
     "cut_name",
+    "widest_word",
 ]
 
 
@@ -199,6 +200,19 @@ def one_line(label, shorten_from="right"):
     label.shorten, label.shorten_from, label.max_lines = True, shorten_from, 1
     label.bind(size=lambda w, s: setattr(w, "text_size", (max(1, s[0] - dp(6)), None)))
     return label
+
+
+def widest_word(text: str, font_size: float, *, bold: bool = False) -> float:
+    """The width (px) of ``text``'s widest word at ``font_size`` px, measured by
+    Kivy: a column narrower than it breaks the word ("Gestrichen|e")."""
+    from kivy.core.text import Label as CoreLabel
+
+    def width(word):
+        core = CoreLabel(text=word, font_size=font_size, bold=bold)
+        core.refresh()
+        return core.content_width
+
+    return max((width(w) for w in text.split()), default=0.0)
 
 
 def cut_name(text: str, longest: int) -> str:

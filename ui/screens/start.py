@@ -56,7 +56,7 @@ class StartScreen(Screen):
         for name, title, width in (("durchmarsch", "Durchmarsch", 170), ("fenn", "Fenn", 80)):
             b = ToggleButton(text=title, group="game", allow_no_selection=False, font_size="19sp", bold=True,
                              state="down" if name == self.game else "normal", size_hint_x=None, width=dp(width))
-            pressed(b, lambda n=name: self.choose_game(n))
+            pressed(b, lambda n=name: self.choose_game(n), changes=False)  # the rows below change, not this bar
             self.game_buttons[name] = b
             top.add_widget(b)
         self.lang_buttons = {}
