@@ -17,11 +17,9 @@ import os
 import random
 import sys
 
-os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
-os.environ["KIVY_NO_ARGS"] = "1"
-os.environ.setdefault("KIVY_NO_FILELOG", "1")
-os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
-os.environ.setdefault("KIVY_HOME", os.path.join(sys.argv[3], ".kivy"))
+from ui.snapshot import offscreen  # noqa: E402  (before Kivy is imported)
+
+offscreen(os.path.join(sys.argv[3], ".kivy"))
 
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 

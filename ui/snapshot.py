@@ -31,7 +31,7 @@ import tempfile
 
 from .fenn_snapshot import FENN_SCREENS
 
-__all__ = ["snapshot", "drive", "enter_players", "wait_for", "touch_picture", "SCREENS", "winning_values"]
+__all__ = ["snapshot", "drive", "enter_players", "wait_for", "touch_picture", "SCREENS", "winning_values", "offscreen"]
 
 #: The PNG files written, in order.
 SCREENS = ("start", "start-keyboard", "decision", "game", "correction", "undo", "pin", "settings", "settings-more",
@@ -53,6 +53,18 @@ LONG_NAMES = {
 def players_for(lang: str, long_names: bool) -> list[str]:
     """The snapshot's four players (cut to 20 characters, the longest names taken by default)."""
     return [n[:20] for n in LONG_NAMES.get(lang, LONG_NAMES["en"])] if long_names else list(NAMES)
+
+
+def offscreen(kivy_home: str | None = None) -> None:
+    """Set Kivy's environment for a window nobody sees (SDL's offscreen driver,
+    no command line, no log files; ``kivy_home``: Kivy's folder, when given).
+    Call it before Kivy is imported (``companion snapshot`` and the tests' drivers)."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
+    os.environ["KIVY_NO_ARGS"] = "1"
+    os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    if kivy_home:
+        os.environ.setdefault("KIVY_HOME", kivy_home)
 
 
 def winning_values(target: int, n: int) -> list[int]:
@@ -145,24 +157,30 @@ def smallest_text(window) -> tuple[float, str]:
     :func:`visible_texts` does; a text drawn in a label's markup at another
     size is not seen."""
     best = (0.0, "")
+    for w in _on_screen(window):
+        text, size = getattr(w, "text", None), getattr(w, "font_size", None)
+        if isinstance(text, str) and text.strip() and size and w.height > 2:
+            if not best[1] or float(size) < best[0]:
+                best = (round(float(size), 1), text.strip()[:40])
+    return best
+
+
+def _on_screen(window):
+    """The widgets shown in ``window`` (not hidden, at least partly inside it,
+    more than 2 px wide), walking only the screen manager's current screen."""
 
     def walk(w, shown=True):
-        nonlocal best
         shown = shown and getattr(w, "opacity", 1) > 0
-        text = getattr(w, "text", None)
-        size = getattr(w, "font_size", None)
-        if shown and isinstance(text, str) and text.strip() and size and w.width > 2 and w.height > 2:
+        if shown and w.width > 2:
             x, y = w.to_window(*w.pos)
             if x < window.width and y < window.height and x + w.width > 0 and y + w.height > 0:
-                if not best[1] or float(size) < best[0]:
-                    best = (round(float(size), 1), text.strip()[:40])
+                yield w
         children = [w.current_screen] if getattr(w, "current_screen", None) is not None else w.children
-        for c in children:
-            walk(c, shown)
+        for c in list(children):
+            yield from walk(c, shown)
 
-    for c in window.children:
-        walk(c)
-    return best
+    for c in list(window.children):
+        yield from walk(c)
 
 
 def settle(window) -> None:
@@ -193,32 +211,23 @@ def cut_texts(window) -> list[str]:
     from kivy.core.text import Label as CoreLabel
     from kivy.uix.label import Label
 
-    out = []
-
     def measure(w, text, width=None):
         core = CoreLabel(text=text, font_size=w.font_size, font_name=w.font_name, bold=w.bold,
                          halign=w.halign, text_size=(width, None), padding=w.padding)
         core.refresh()
         return core.content_width, core.content_height
 
-    def walk(w, shown=True):
-        shown = shown and getattr(w, "opacity", 1) > 0
-        if shown and isinstance(w, Label) and w.text.strip() and not w.shorten and not w.markup and w.width > 2:
-            x, y = w.to_window(*w.pos)
-            if x < window.width and y < window.height and x + w.width > 0 and y + w.height > 0:
-                wrap, high = w.text_size
-                if wrap:
-                    words = max(w.text.split(), key=lambda word: measure(w, word)[0])
-                    if measure(w, words)[0] > wrap + 1 or measure(w, w.text, wrap)[1] > w.height + 2:
-                        out.append(w.text.strip()[:40])
-                elif measure(w, w.text)[0] > w.width + 1:
-                    out.append(w.text.strip()[:40])
-        children = [w.current_screen] if getattr(w, "current_screen", None) is not None else w.children
-        for c in children:
-            walk(c, shown)
-
-    for c in window.children:
-        walk(c)
+    out = []
+    for w in _on_screen(window):
+        if not isinstance(w, Label) or not w.text.strip() or w.shorten or w.markup:
+            continue
+        wrap = w.text_size[0]
+        if wrap:
+            widest = max(w.text.split(), key=lambda word: measure(w, word)[0])
+            if measure(w, widest)[0] > wrap + 1 or measure(w, w.text, wrap)[1] > w.height + 2:
+                out.append(w.text.strip()[:40])
+        elif measure(w, w.text)[0] > w.width + 1:
+            out.append(w.text.strip()[:40])
     return out
 
 
@@ -393,10 +402,7 @@ def snapshot(size: tuple[int, int], lang: str, outdir: str, *, long_names: bool 
 
     if lang not in LANGUAGES:
         raise ValueError(f"language {lang!r} is not offered (choose from {', '.join(LANGUAGES)})")
-    os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
-    os.environ["KIVY_NO_ARGS"] = "1"
-    os.environ.setdefault("KIVY_NO_FILELOG", "1")
-    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    offscreen()
     os.makedirs(outdir, exist_ok=True)
     data = tempfile.mkdtemp(prefix="companion-snapshot-")
     try:
