@@ -295,7 +295,8 @@ def test_the_start_menu_settings_and_correction_screens_drop_the_second_tap(tmp_
     """Each double tap (50, 200 and 400 ms) on the start, menu, settings and
     correction screens' own buttons acts once; the second tap, which lands on a
     button that just appeared (Start, a PIN digit, Wrong?, Undo, a drop-down's
-    choices), is dropped; GPIO CONTINUE and the key C just after a screen opened too."""
+    choices), is dropped; GPIO CONTINUE and the key C just after a screen opened too;
+    the correction's photo, tapped, fills the screen and stays for the second tap."""
     rep = _guard_run(tmp_path, "screens")
     cases = {}
     for case in rep["cases"]:
@@ -321,6 +322,8 @@ def test_the_start_menu_settings_and_correction_screens_drop_the_second_tap(tmp_
         assert r["under"] in ("Wrong?", "Undo") and r["screen"] == "game"
     for r in cases["wrong_then_gpio_and_key"]:
         assert r == {"gap": r["gap"], "screen": "correction", "events": 0}
+    for r in cases["photo_zoom"]:
+        assert r["zoomed"] and r["closed"]  # the photo over the whole screen; a later tap closes it
     for r in cases["confirm_twice"]:
         assert r["screen"] == "game" and r["decision_due"]
     assert [r["events"] for r in cases["deliberate_stop"]] == [1, 1, 1]  # a tap once the screen was shown acts

@@ -224,11 +224,24 @@ def screens(app, rep, Window, clock):
         yield 0.2
         g_rep.append({"case": "wrong_then_gpio_and_key", "gap": gap, "screen": app.sm.current,
                       "events": len(g.events) - n})
-        # 9. The correction's Cancel: back at the game, where "Wrong?" lies under the finger.
+        # 9. The photo tapped: shown over the whole screen; the second tap does not close it at once.
+        import numpy as np
+
+        cs = app.correction_screen
+        cs.picture.show_frame(np.full((120, 160, 3), 90, np.uint8))
+        yield from double_tap(clock, cs.picture, gap)
+        zoom = Window.children[0]
+        g_rep.append({"case": "photo_zoom", "gap": gap, "dropped": double_tap.dropped,
+                      "zoomed": zoom is getattr(cs, "zoomed", None) and tuple(zoom.size) == tuple(Window.size)})
+        clock.wait(SHOWN)
+        touch(where(cs.picture))  # a deliberate tap closes it
+        yield 0.2
+        g_rep[-1]["closed"] = cs.zoomed not in Window.children
+        # 10. The correction's Cancel: back at the game, where "Wrong?" lies under the finger.
         yield from double_tap(clock, app.correction_screen.cancel_btn, gap)
         g_rep.append({"case": "correction_cancel_then_wrong", "gap": gap, "under": double_tap.second,
                       "dropped": double_tap.dropped, "screen": app.sm.current})
-        # 10. The correction's Confirm, twice: one throw scored (the decision is due).
+        # 11. The correction's Confirm, twice: one throw scored (the decision is due).
         yield from shown()
         clock.wait(SHOWN)
         touch(where(app.game_screen.wrong_btn))
