@@ -304,7 +304,7 @@ def cafe(app, rep, Window):
     yield 0.3
     rep["rules_game"] = getattr(app.dialog, "game", None)
     app.dialog.dismiss()
-    yield 0.7  # the start screen shown again a moment (the guard)
+    yield from wait_for(lambda: app.table.guard.left() == 0)  # the start screen shown a moment (the guard)
     s.game_buttons["durchmarsch"].dispatch("on_release")
     yield 0.1
     # Names: cut at the longest taken (20) as they are typed, by a keyboard or pasted.
@@ -333,7 +333,7 @@ def cafe(app, rep, Window):
     rep["cursors"] = sum(1 for t in s.inputs if t.focus)
     s.hide_keyboard()
     enter_players(s, ["Anna", "Ben"])
-    yield 0.7  # Start came back where the keys were: a moment before it takes a tap
+    yield from wait_for(lambda: app.table.guard.left() == 0)  # Start came back where the keys were
     s.start_btn.dispatch("on_release")
     yield 0.8
     g = app.session.game
@@ -388,7 +388,7 @@ def cafe(app, rep, Window):
     from ui.snapshot import _Touch
 
     app.show_start()
-    yield 0.7
+    yield from wait_for(lambda: app.table.guard.left() == 0)
     s = app.start_screen
     s.game_buttons["fenn"].dispatch("on_release")
     enter_players(s, ["Anna", "Ben"])
