@@ -106,6 +106,8 @@ def build_parser() -> argparse.ArgumentParser:
     sn.add_argument("--lang", default="en", choices=("de", "en", "fr", "it"), help="language of the screens")
     sn.add_argument("--long-names", action="store_true",
                     help="four players with the longest names taken (20 characters), to check every screen fits them")
+    sn.add_argument("--quick", action="store_true", help="a quarter of the waits between steps (for checks; a "
+                    "slow machine may save a screen before it is drawn)")
     sn.add_argument("outdir", metavar="OUTDIR")
 
     dr = sub.add_parser("doctor", help="check camera, buttons, screen, sound, clock, disk, calibration: one line each")
@@ -160,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "snapshot":
         from ui.snapshot import main as snapshot_main
 
-        return snapshot_main(args.size, args.lang, args.outdir, args.long_names)
+        return snapshot_main(args.size, args.lang, args.outdir, args.long_names, pace=0.25 if args.quick else 1.0)
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

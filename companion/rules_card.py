@@ -78,4 +78,11 @@ def _inline(text: str) -> str:
     """One line's text escaped, with ``**bold**`` turned into ``[b]…[/b]``."""
     parts = _BOLD.split(text)
     # split() with one group alternates: plain, bold, plain, bold, ...
+    for i in range(1, len(parts) - 1, 2):
+        # Punctuation right after a bold word goes inside it: Kivy may break a line between two
+        # markup spans, which left "5 dés" at a line's end and its "." alone on the next.
+        stuck = re.match(r"^[.,;:!?)»]+", parts[i + 1])
+        if stuck:
+            parts[i] += stuck.group(0)
+            parts[i + 1] = parts[i + 1][stuck.end():]
     return "".join(_escape(p) if i % 2 == 0 else f"[b]{_escape(p)}[/b]" for i, p in enumerate(parts))

@@ -11,7 +11,7 @@ FIXTURES = os.path.join(ROOT, "tests", "fixtures")
 # Scripts the tests run in a child process (they read their command line and
 # start Kivy on import): not modules to collect doctests from.
 collect_ignore = ["keyboard_check.py", "sheet_check.py", "ui_driver.py", "ui_interact.py", "golden/golden.py",
-                  "table_check_driver.py"]
+                  "table_check_driver.py", "ui_guard.py"]
 
 
 @pytest.fixture

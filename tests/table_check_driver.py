@@ -33,6 +33,8 @@ def main():
             app.dialog.key(k)
         app.dialog.key("OK")
         yield 0.3
+        # The settings shown a moment: a tap before is dropped as a stray one (app.guard).
+        yield from wait_for(lambda: app.table.guard.left() == 0)
         report["screen"] = app.sm.current
         from companion.i18n import _
 

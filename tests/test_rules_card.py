@@ -123,3 +123,13 @@ def test_every_card_converts_to_balanced_markup():
             assert m.count("[size=") == m.count("[/size]") >= 3
             # Every remaining bracket belongs to a tag we wrote.
             assert set(re.findall(r"\[/?([a-z]+)", m)) <= {"b", "size"}
+
+
+def test_punctuation_after_a_bold_word_stays_with_it():
+    """Kivy may break a line between two markup spans: the French card's "jamais
+    moins de 5 dés" ended a line and its "." began the next."""
+    assert to_kivy_markup("mais **jamais moins de 5 dés**. Puis **a**, b") == \
+        "mais [b]jamais moins de 5 dés.[/b] Puis [b]a,[/b] b"
+    for lang in ("de", "en", "fr", "it"):
+        for game in ("durchmarsch", "fenn"):
+            assert not re.search(r"\[/b\][.,;:!?]", to_kivy_markup(card(game, lang))), (game, lang)

@@ -172,20 +172,35 @@ def test_a_cafe_table_with_the_stray_tap_guard(tmp_path):
     assert rep["after_deliberate"]["phase"] == "turn" and rep["after_deliberate"]["black"] != 6
 
 
-@pytest.mark.parametrize("lang", ["fr"])
-def test_the_longest_names_on_every_screen_and_no_text_under_16_px(tmp_path, lang):
-    """Four 20-letter names (the longest taken), every screen at 800x480: no text
-    smaller than 16 px (the sheets' digits and names with four players included)."""
-    out = tmp_path / "shots"
-    p = subprocess.run([sys.executable, "-m", "companion.cli", "snapshot", "--lang", lang, "--long-names", str(out)],
-                       capture_output=True, text=True, env=dict(ENV, KIVY_HOME=str(tmp_path / "kivy")), timeout=300)
-    rep = _report(p.stdout)
-    assert p.returncode == 0 and "error" not in rep, (rep.get("error"), p.stderr[-2000:])
+def test_the_longest_names_on_every_screen_and_no_text_under_16_px(tmp_path):
+    """Four 20-letter names (the longest taken), every screen, in de, en, fr and it
+    at 800x480 and 1280x720: no text smaller than 16 px (the sheets' digits and
+    names with four players included) and no text that does not fit its label
+    (a word broken inside, lines lost, a line past the sides). The eight apps run
+    four at a time with the snapshot's quick pace."""
     from ui.snapshot import LONG_NAMES, SCREENS
 
-    assert set(rep["smallest"]) == set(SCREENS)
-    small = {name: v for name, v in rep["smallest"].items() if v[0] < 16}
-    assert small == {}, small
-    names = [n[:20] for n in LONG_NAMES[lang]]
-    assert any(names[3] in t for t in rep["texts"]["end"])  # the winner's whole name on the end screen
-    assert rep["stale_offered"] == 1  # the game left three days ago, offered on the settings screen
+    runs = [(lang, size) for size in ("800x480", "1280x720") for lang in ("de", "en", "fr", "it")]
+    reports = {}
+    for batch in (runs[:4], runs[4:]):
+        procs = {}
+        for lang, size in batch:
+            out = tmp_path / f"{lang}-{size}"
+            procs[lang, size] = subprocess.Popen(
+                [sys.executable, "-m", "companion.cli", "snapshot", "--quick", "--size", size, "--lang", lang,
+                 "--long-names", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                env=dict(ENV, KIVY_HOME=str(tmp_path / f"kivy-{lang}-{size}")))
+        for key, p in procs.items():
+            stdout, stderr = p.communicate(timeout=300)
+            rep = _report(stdout)
+            assert p.returncode == 0 and "error" not in rep, (key, rep.get("error"), stderr[-2000:])
+            reports[key] = rep
+    for (lang, size), rep in reports.items():
+        assert set(rep["smallest"]) == set(SCREENS) == set(rep["cut"]), (lang, size)
+        small = {name: v for name, v in rep["smallest"].items() if v[0] < 16}
+        assert small == {}, (lang, size, small)
+        cut = {name: v for name, v in rep["cut"].items() if v}
+        assert cut == {}, (lang, size, cut)
+        names = [n[:20] for n in LONG_NAMES[lang]]
+        assert any(names[3] in t for t in rep["texts"]["end"]), (lang, size)  # the winner's whole name
+        assert rep["stale_offered"] == 1  # the game left three days ago, offered on the settings screen

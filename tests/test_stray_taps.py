@@ -203,3 +203,150 @@ def test_the_hint_lists_the_route_and_a_starred_end_says_its_first_step(tmp_path
     flow.tap_field(9)
     assert flow.message == f"Field 9 is reached by extra steps: first to field {first.field} with {first.top} on top."
     assert first.field in flow.targets()
+
+
+# -- the correction screen and the end screen's own presses, through the controller ----------------
+@pytest.mark.parametrize("gap", [0.05, 0.2, 0.4])
+def test_the_correction_screen_and_rematch_act_once_on_a_double_tap(tmp_path, gap):
+    c, view, cam, clock = _table(tmp_path, ["Sarah", "Tim"])
+    view.correction_values = lambda: (view.corrections[-1]["values"], view.corrections[-1]["due"],
+                                      view.corrections[-1]["mode"])  # the dice the correction screen shows
+    g = c.session.game
+    c.session.throw([6, 2, 1, 1, 1, 1, 1, 1])  # a misthrow for 10 ... that was a 6 and a 4
+    clock.wait(1.0)
+    c.action("wrong")
+    assert view.screen == "correction"
+    clock.wait(gap)
+    c.action("continue")  # CONTINUE (GPIO or key) just after the screen opened: it confirms nothing
+    assert view.screen == "correction" and g.last_result.misthrow
+    clock.wait(1.0)
+    assert c.confirm_correction([6, 4, 1, 1, 1, 1, 1, 1], "wrong")
+    n = len(g.events)
+    clock.wait(gap)
+    assert not c.confirm_correction([6, 4, 1, 1, 1, 1, 1, 1], "wrong")  # Confirm's second tap
+    c.action("stop")  # ... or STOP where it was: the decision is the players' own
+    assert len(g.events) == n and g.decision_due and g.last_result.success
+    clock.wait(1.0)
+    c.action("wrong")
+    clock.wait(1.0)
+    c.action("stop")  # the correction's Cancel (STOP): back at the game
+    assert view.screen == "game"
+    clock.wait(gap)
+    c.action("wrong")  # the second tap lands on "Wrong?": it does not open the correction again
+    assert view.screen == "game" and len(view.corrections) == 2
+    # A game won; Rematch tapped twice starts one game.
+    while not g.is_over:
+        clock.wait(1.0)
+        if g.decision_due:
+            c.action("continue")
+        else:
+            from ui.snapshot import winning_values
+
+            c.session.throw(winning_values(g.target, g.dice_to_throw))
+    clock.wait(1.0)
+    c.rematch()
+    first = c.session.game_id
+    clock.wait(gap)
+    c.rematch()
+    assert c.session.game_id == first and c.session.store.unfinished_games()[0].id == first
+    assert len(c.session.store.unfinished_games()) == 1
+
+
+def test_a_touch_move_clears_the_cameras_read_line(tmp_path):
+    """A demo move's "Read: …" line told of that move: a later touch move does not show it."""
+    from companion.watch import Seen, Why
+
+    c, view, cam, clock = _table(tmp_path, ["Anna", "Ben"], game="fenn")
+    flow = c.fenn
+    clock.wait(1.0)
+    flow.tap_black(6)
+
+    class Read:  # what the camera read of the board after the demo's move (the reader's shape)
+        dice = ()
+
+    read = Read()
+    read.dice = [type("D", (), {"colour": "blue", "value": 6, "field": 2})()]
+    c.seen(Seen("scored", Why.SCORED, read))
+    assert "Read: blue 6 on field 2" in flow.text()
+    clock.wait(1.0)
+    flow.tap_field(sorted(flow.targets())[0])  # the next move, by touch
+    assert "Read:" not in flow.text() and flow.selected is not None
+
+
+# -- the real widgets (Kivy offscreen, touches through the Window; tests/ui_guard.py) ------------------
+def _guard_run(tmp_path, scenario):
+    import json
+    import os
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    p = subprocess.run([sys.executable, os.path.join(root, "tests", "ui_guard.py"), scenario, str(tmp_path / "data"),
+                        str(tmp_path)], capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, SDL_VIDEODRIVER="offscreen", PYTHONPATH=root))
+    lines = [line for line in p.stdout.splitlines() if line.startswith("{")]
+    assert lines, p.stderr[-3000:]
+    rep = json.loads(lines[-1])
+    assert "error" not in rep, (rep["error"], rep.get("traceback"))
+    return rep
+
+
+def test_the_start_menu_settings_and_correction_screens_drop_the_second_tap(tmp_path):
+    """Each double tap (50, 200 and 400 ms) on the start, menu, settings and
+    correction screens' own buttons acts once; the second tap, which lands on a
+    button that just appeared (Start, a PIN digit, Wrong?, Undo, a drop-down's
+    choices), is dropped; GPIO CONTINUE and the key C just after a screen opened too;
+    the correction's photo, tapped, fills the screen and stays for the second tap."""
+    rep = _guard_run(tmp_path, "screens")
+    cases = {}
+    for case in rep["cases"]:
+        cases.setdefault(case.pop("case"), []).append(case)
+    for name, runs in cases.items():
+        assert [r["gap"] for r in runs] == [0.05, 0.2, 0.4], name
+        for r in runs:
+            if "dropped" in r:
+                assert r["dropped"] == 1, (name, r)  # the second tap reached the guard, which dropped it
+    for r in cases["enter_then_start"]:
+        assert r["keyboard_gone"] and r["screen"] == "start" and not r["started"]
+    for r in cases["new_players_then_start"]:
+        assert r["under"] == "Start" and r["screen"] == "start" and not r["new_game"]
+    for r in cases["menu_twice"]:
+        assert r["menu_open"]  # the second tap, outside the menu, did not close it
+    for r in cases["settings_then_pin_digit"]:
+        assert r["pad"] == "PinDialog" and r["under"] in "0123456789" and r["typed"] == ""
+    for r in cases["pin_ok_then_setting"]:
+        assert r["screen"] == "settings" and r["opened"] == []
+    for r in cases["dropdown_twice"]:
+        assert r["open"] and r["value_kept"]
+    for r in cases["settings_cancel_then_wrong"] + cases["correction_cancel_then_wrong"]:
+        assert r["under"] in ("Wrong?", "Undo") and r["screen"] == "game"
+    for r in cases["wrong_then_gpio_and_key"]:
+        assert r == {"gap": r["gap"], "screen": "correction", "events": 0}
+    for r in cases["photo_zoom"]:
+        assert r["zoomed"] and r["closed"]  # the photo over the whole screen; a later tap closes it
+    for r in cases["confirm_twice"]:
+        assert r["screen"] == "game" and r["decision_due"]
+    assert [r["events"] for r in cases["deliberate_stop"]] == [1, 1, 1]  # a tap once the screen was shown acts
+
+
+def test_whole_games_by_double_taps_on_the_widgets_make_no_move_nobody_made(tmp_path):
+    """A Durchmarsch game and a Fenn game, every tap a touch on the widget followed
+    50-400 ms later by a second where the finger was: the events are the moves meant."""
+    rep = _guard_run(tmp_path, "games")
+    for kind in ("durchmarsch", "fenn"):
+        r = rep[kind]
+        assert r["over"] and r["strays"] >= 20, kind
+        assert r["events"] == r["intended"] == r["stored"], kind
+    assert rep["durchmarsch"]["winner"] == "Anna" and rep["durchmarsch"]["screen"] == "end"
+    assert set(rep["durchmarsch"]["acted"]) == {1}  # every deliberate tap acted, once
+    assert rep["fenn"]["screen"] == "fenn_end"
+    # Every stray tap after a press that changed the buttons was dropped by the guard (in Fenn a
+    # second tap on a field just chosen chooses it again: no move, nothing to drop).
+    assert rep["dropped"] >= rep["durchmarsch"]["strays"]
+
+
+def test_the_read_line_goes_when_the_next_move_is_made_by_touch(tmp_path):
+    """Fenn's demo move, read by the camera from the mock board; then the next player's touch move."""
+    rep = _guard_run(tmp_path, "read_line")
+    assert rep["after_demo"]["moved"] and "Read: " in rep["after_demo"]["prompt"]
+    assert rep["touch_prompts"] and not any("Read:" in t for t in rep["touch_prompts"])

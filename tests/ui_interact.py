@@ -16,11 +16,9 @@ import os
 import sys
 import time
 
-os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
-os.environ["KIVY_NO_ARGS"] = "1"
-os.environ.setdefault("KIVY_NO_FILELOG", "1")
-os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
-os.environ.setdefault("KIVY_HOME", os.path.join(sys.argv[3], ".kivy"))
+from ui.snapshot import offscreen  # noqa: E402  (before Kivy is imported)
+
+offscreen(os.path.join(sys.argv[3], ".kivy"))
 
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 
@@ -306,6 +304,7 @@ def cafe(app, rep, Window):
     yield 0.3
     rep["rules_game"] = getattr(app.dialog, "game", None)
     app.dialog.dismiss()
+    yield from wait_for(lambda: app.table.guard.left() == 0)  # the start screen shown a moment (the guard)
     s.game_buttons["durchmarsch"].dispatch("on_release")
     yield 0.1
     # Names: cut at the longest taken (20) as they are typed, by a keyboard or pasted.
@@ -334,6 +333,7 @@ def cafe(app, rep, Window):
     rep["cursors"] = sum(1 for t in s.inputs if t.focus)
     s.hide_keyboard()
     enter_players(s, ["Anna", "Ben"])
+    yield from wait_for(lambda: app.table.guard.left() == 0)  # Start came back where the keys were
     s.start_btn.dispatch("on_release")
     yield 0.8
     g = app.session.game
@@ -388,6 +388,7 @@ def cafe(app, rep, Window):
     from ui.snapshot import _Touch
 
     app.show_start()
+    yield from wait_for(lambda: app.table.guard.left() == 0)
     s = app.start_screen
     s.game_buttons["fenn"].dispatch("on_release")
     enter_players(s, ["Anna", "Ben"])

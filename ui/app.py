@@ -123,6 +123,9 @@ def _make_app(cfg, driver):
             self._latest = None
             self.sm = ScreenManager(transition=NoTransition())
             self._build_screens()
+            # Stray taps never act: a new screen or dialog starts the guard's quiet time; touches within it are dropped.
+            self.sm.bind(current=lambda *_: self.table.guard.hold())
+            S.drop_stray_touches(Window, self.table.guard)
             Window.bind(on_key_down=self._on_key)
             if Window.softinput_mode == "":
                 Window.softinput_mode = "below_target"  # the docked keyboard never covers the field
@@ -417,12 +420,14 @@ def _make_app(cfg, driver):
             self._open_dialog(S.RulesDialog(game, self.language))
 
         def _open_dialog(self, dialog):
+            self.table.guard.hold()  # its buttons open where a finger may still be
             self.dialog = dialog
             dialog.bind(on_dismiss=lambda *_: self._dialog_closed(dialog))
             dialog.open()
             self.update_lights()
 
         def _dialog_closed(self, dialog):
+            self.table.guard.hold()  # the buttons under it come back under the finger
             if self.dialog is dialog:
                 self.dialog = None
             self.update_lights()

@@ -167,6 +167,7 @@ class TableController:
             if action == "continue" and len(values) == due:
                 self.confirm_correction(values, mode)
             elif action == "stop":
+                self.guard.hold()  # the game screen's buttons come back
                 self.view.show("game")
                 self.view.refresh()
             return
@@ -290,13 +291,17 @@ class TableController:
             else:
                 dice = []
         why = self.message if mode == "ask" else None
+        self.guard.hold()  # the correction screen's buttons open where the finger was
         self.view.open_correction(values, frame, mode=mode, due=due, dice=dice, why=why)
         self.view.update_lights()
 
     def read_again(self) -> None:
         """The players nudged the dice: read the picture again. In the demo (no
         camera) the dice are nudged for them: the same values lie anew and are
-        read at rest."""
+        read at rest. Dropped within the guard's quiet time."""
+        if not self.guard.ready():
+            return
+        self.guard.hold()
         self.pending = None
         self.view.show("game")
         if self.demo and self.camera is not None and getattr(self.camera, "truth", None):
@@ -312,7 +317,10 @@ class TableController:
         """Score the corrected ``values`` (what the rules use, store and
         recorder keep with the frame). ``mode``: ``"ask"`` or ``"wrong"``.
         Returns False (and says why on the correction screen) when the rules
-        refuse them; nothing changes then."""
+        refuse them; nothing changes then. Dropped (False) within the guard's
+        quiet time: a double tap on Confirm scores once."""
+        if not self.guard.ready():
+            return False
         try:
             if mode == "ask":
                 r, frame = self.pending
@@ -334,9 +342,10 @@ class TableController:
 
     # -- games ------------------------------------------------------------------
     def rematch(self) -> None:
-        """Revanche: the same players in the same seats, a new game (Fenn: the colours swapped)."""
+        """Revanche: the same players in the same seats, a new game (Fenn: the colours swapped).
+        Dropped within the guard's quiet time: a double tap starts one game."""
         game = self.session.game
-        if game is None:
+        if game is None or not self.guard.ready():
             return
         if game.name == "fenn":  # Revanche: the colours swap (the first name plays blue)
             self.session.start(list(reversed(game.players)), first=0, game="fenn", options=game.options)

@@ -204,9 +204,11 @@ class FennTable:
         return True
 
     def tap_field(self, field: int) -> None:
-        """A field tapped: choose it (then its face) when legal, else say why it is blocked."""
+        """A field tapped: choose it (then its face) when legal, else say why it is
+        blocked. The camera's "Read: …" line goes: it told of an earlier move."""
         if self.phase() not in ("turn", "options") or not self.guard.ready():
             return
+        self.seen = ""  # the camera's last read is of a move made before: the players move by touch now
         goal = GOAL[self.game.position().to_move]
         if field == goal and field in self.targets():  # F4: the goal wins whatever face is on top
             self.selected = field

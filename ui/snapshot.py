@@ -31,7 +31,7 @@ import tempfile
 
 from .fenn_snapshot import FENN_SCREENS
 
-__all__ = ["snapshot", "drive", "enter_players", "wait_for", "touch_picture", "SCREENS", "winning_values"]
+__all__ = ["snapshot", "drive", "enter_players", "wait_for", "touch_picture", "SCREENS", "winning_values", "offscreen"]
 
 #: The PNG files written, in order.
 SCREENS = ("start", "start-keyboard", "decision", "game", "correction", "undo", "pin", "settings", "settings-more",
@@ -53,6 +53,18 @@ LONG_NAMES = {
 def players_for(lang: str, long_names: bool) -> list[str]:
     """The snapshot's four players (cut to 20 characters, the longest names taken by default)."""
     return [n[:20] for n in LONG_NAMES.get(lang, LONG_NAMES["en"])] if long_names else list(NAMES)
+
+
+def offscreen(kivy_home: str | None = None) -> None:
+    """Set Kivy's environment for a window nobody sees (SDL's offscreen driver,
+    no command line, no log files; ``kivy_home``: Kivy's folder, when given).
+    Call it before Kivy is imported (``companion snapshot`` and the tests' drivers)."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
+    os.environ["KIVY_NO_ARGS"] = "1"
+    os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    if kivy_home:
+        os.environ.setdefault("KIVY_HOME", kivy_home)
 
 
 def winning_values(target: int, n: int) -> list[int]:
@@ -145,32 +157,88 @@ def smallest_text(window) -> tuple[float, str]:
     :func:`visible_texts` does; a text drawn in a label's markup at another
     size is not seen."""
     best = (0.0, "")
+    for w in _on_screen(window):
+        text, size = getattr(w, "text", None), getattr(w, "font_size", None)
+        if isinstance(text, str) and text.strip() and size and w.height > 2:
+            if not best[1] or float(size) < best[0]:
+                best = (round(float(size), 1), text.strip()[:40])
+    return best
+
+
+def _on_screen(window):
+    """The widgets shown in ``window`` (not hidden, at least partly inside it,
+    more than 2 px wide), walking only the screen manager's current screen."""
 
     def walk(w, shown=True):
-        nonlocal best
         shown = shown and getattr(w, "opacity", 1) > 0
-        text = getattr(w, "text", None)
-        size = getattr(w, "font_size", None)
-        if shown and isinstance(text, str) and text.strip() and size and w.width > 2 and w.height > 2:
+        if shown and w.width > 2:
             x, y = w.to_window(*w.pos)
             if x < window.width and y < window.height and x + w.width > 0 and y + w.height > 0:
-                if not best[1] or float(size) < best[0]:
-                    best = (round(float(size), 1), text.strip()[:40])
+                yield w
         children = [w.current_screen] if getattr(w, "current_screen", None) is not None else w.children
-        for c in children:
-            walk(c, shown)
+        for c in list(children):
+            yield from walk(c, shown)
 
-    for c in window.children:
+    for c in list(window.children):
+        yield from walk(c)
+
+
+def settle(window) -> None:
+    """Lay out every layout in ``window`` now, parents first (as Kivy's next
+    frame would), so what is measured is what will be drawn."""
+    from kivy.uix.layout import Layout
+    from kivy.uix.scrollview import ScrollView
+
+    def walk(w):
+        if isinstance(w, Layout):
+            w.do_layout()
+        elif isinstance(w, ScrollView) and w.children:
+            w.update_from_scroll()  # its content's width follows its own
+        for c in list(w.children):
+            walk(c)
+
+    for c in list(window.children):
         walk(c)
-    return best
+
+
+def cut_texts(window) -> list[str]:
+    """The texts shown in ``window`` that do not fit their label (or button):
+    a word wider than the width its text wraps in (Kivy breaks it inside the
+    word: "Gestrichen|e"), lines taller than the label (the last ones lost or
+    spilling), or one line wider than an unwrapped label. Measured with Kivy's
+    own text layout. Labels that end in an ellipsis by design (``shorten``)
+    and markup are left out. Returns the texts (their first 40 characters)."""
+    from kivy.core.text import Label as CoreLabel
+    from kivy.uix.label import Label
+
+    def measure(w, text, width=None):
+        core = CoreLabel(text=text, font_size=w.font_size, font_name=w.font_name, bold=w.bold,
+                         halign=w.halign, text_size=(width, None), padding=w.padding)
+        core.refresh()
+        return core.content_width, core.content_height
+
+    out = []
+    for w in _on_screen(window):
+        if not isinstance(w, Label) or not w.text.strip() or w.shorten or w.markup:
+            continue
+        wrap = w.text_size[0]
+        if wrap:
+            widest = max(w.text.split(), key=lambda word: measure(w, word)[0])
+            if measure(w, widest)[0] > wrap + 1 or measure(w, w.text, wrap)[1] > w.height + 2:
+                out.append(w.text.strip()[:40])
+        elif measure(w, w.text)[0] > w.width + 1:
+            out.append(w.text.strip()[:40])
+    return out
 
 
 def shot(window, outdir: str, name: str, report: dict | None = None) -> str:
     """Save the window as ``OUTDIR/name.png``; returns the path. With ``report``,
     also keep the screen's :func:`visible_texts` in ``report["texts"][name]``."""
     if report is not None:
+        settle(window)
         report.setdefault("texts", {})[name] = visible_texts(window)
         report.setdefault("smallest", {})[name] = smallest_text(window)
+        report.setdefault("cut", {})[name] = cut_texts(window)
     made = window.screenshot(os.path.join(outdir, name + ".png"))
     path = os.path.join(outdir, name + ".png")
     if made and made != path:
@@ -324,28 +392,32 @@ def _script(app, outdir, report, names=NAMES):
     report["screens"] = [os.path.basename(f)[:-4] for f in report["files"]]
 
 
-def snapshot(size: tuple[int, int], lang: str, outdir: str, *, long_names: bool = False) -> dict:
+def snapshot(size: tuple[int, int], lang: str, outdir: str, *, long_names: bool = False, pace: float = 1.0) -> dict:
     """Render every screen (see the module text) at ``size`` ``(width, height)``
     px in language ``lang`` into ``outdir`` (``long_names``: the players'
-    names of :data:`LONG_NAMES`, four at the Durchmarsch table). Returns a report ``{"files":
+    names of :data:`LONG_NAMES`, four at the Durchmarsch table; ``pace``: the
+    script's waits times this, 0.25 for a quick check). Returns a report ``{"files":
     [...], "error"?: ...}``. Raises ``ValueError`` for a language not offered."""
     from companion.i18n import LANGUAGES
 
     if lang not in LANGUAGES:
         raise ValueError(f"language {lang!r} is not offered (choose from {', '.join(LANGUAGES)})")
-    os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
-    os.environ["KIVY_NO_ARGS"] = "1"
-    os.environ.setdefault("KIVY_NO_FILELOG", "1")
-    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    offscreen()
     os.makedirs(outdir, exist_ok=True)
     data = tempfile.mkdtemp(prefix="companion-snapshot-")
     try:
-        return _snapshot_in(size, lang, outdir, data, players_for(lang, long_names))
+        return _snapshot_in(size, lang, outdir, data, players_for(lang, long_names), pace=pace)
     finally:
         shutil.rmtree(data, ignore_errors=True)  # the demo game's store and frames are not kept
 
 
-def _snapshot_in(size: tuple[int, int], lang: str, outdir: str, data: str, names=NAMES) -> dict:
+def _paced(steps, pace: float):
+    """The script ``steps`` with every wait it yields times ``pace``."""
+    for wait in steps:
+        yield wait * pace if wait else wait
+
+
+def _snapshot_in(size: tuple[int, int], lang: str, outdir: str, data: str, names=NAMES, pace: float = 1.0) -> dict:
     """:func:`snapshot` with its demo game kept in the folder ``data``."""
     os.environ.setdefault("KIVY_HOME", os.path.join(data, ".kivy"))
     from gpiozero.pins.mock import MockFactory
@@ -364,17 +436,18 @@ def _snapshot_in(size: tuple[int, int], lang: str, outdir: str, data: str, names
 
     from ui.app import run_app
 
-    run_app(cfg, driver=lambda app: drive(app, _script(app, outdir, report, tuple(names)), report), size=size)
+    run_app(cfg, driver=lambda app: drive(app, _paced(_script(app, outdir, report, tuple(names)), pace), report),
+            size=size)
     return report
 
 
-def main(size: str, lang: str, outdir: str, long_names: bool = False) -> int:
+def main(size: str, lang: str, outdir: str, long_names: bool = False, pace: float = 1.0) -> int:
     """CLI entry: prints the report as JSON; exit 0 when every screen was saved."""
     try:
         w, h = (int(v) for v in size.lower().split("x"))
     except ValueError:
         print(f"--size must be WIDTHxHEIGHT, got {size!r}", file=sys.stderr)
         return 2
-    rep = snapshot((w, h), lang, outdir, long_names=long_names)
+    rep = snapshot((w, h), lang, outdir, long_names=long_names, pace=pace)
     print(json.dumps(rep))
     return 0 if "error" not in rep and len(rep["files"]) == len(SCREENS) else 1

@@ -16,6 +16,8 @@ Example (a clock that the example moves by hand)::
     True
     >>> g.hold(); now[0] = 0.2; g.ready()
     False
+    >>> round(g.left(), 2)
+    0.4
     >>> now[0] = 0.61; g.ready()
     True
 
@@ -51,6 +53,10 @@ class TapGuard:
     def hold(self) -> None:
         """The buttons changed meaning now: presses wait :attr:`seconds` from now."""
         self._until = max(self._until, self.clock() + self.seconds)
+
+    def left(self) -> float:
+        """Seconds of the quiet time still to run (0.0 when a press would act); counts nothing."""
+        return max(0.0, self._until - self.clock())
 
     def ready(self) -> bool:
         """True when a press may act now; False (and counted) while the quiet time runs."""

@@ -12,7 +12,7 @@ One screen per module; :mod:`ui.screens.common` holds what they share.
 
 from .board import BoardScreen
 from .calibration import CalibrationScreen
-from .common import BG, TOUCH
+from .common import BG, TOUCH, drop_stray_touches
 from .correction import CorrectionScreen
 from .dialogs import HistoryDialog, MenuDialog, NoticeDialog, PinDialog, ResumeDialog, RulesDialog, UndoDialog
 from .end import EndScreen
@@ -26,4 +26,4 @@ from .table_check import TableCheckScreen
 __all__ = ["StartScreen", "GameScreen", "FennScreen", "FennEndScreen",
            "CorrectionScreen", "EndScreen", "SettingsScreen", "CalibrationScreen", "BoardScreen", "TableCheckScreen",
            "UndoDialog", "PinDialog", "MenuDialog", "ResumeDialog", "NoticeDialog", "HistoryDialog", "RulesDialog",
-           "TOUCH", "BG"]
+           "TOUCH", "BG", "drop_stray_touches"]

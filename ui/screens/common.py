@@ -25,8 +25,12 @@ __all__ = [
     "FittedLabel",
     "button_bar",
     "pressed",
+    "hold",
+    "table_guard",
+    "drop_stray_touches",
     "one_line",
     "cut_name",
+    "widest_word",
 ]
 
 
@@ -132,10 +136,62 @@ def button_bar(buttons, height=None, spacing=8):
     return bar
 
 
-def pressed(button, callback):
-    """Call ``callback()`` when ``button`` is released; returns the button."""
-    button.bind(on_release=lambda *_: callback())
+def table_guard():
+    """The running app's stray-tap guard (:class:`ui.tap_guard.TapGuard`), or None (no app, no table)."""
+    from kivy.app import App
+
+    return getattr(getattr(App.get_running_app(), "table", None), "guard", None)
+
+
+def hold() -> None:
+    """What the buttons mean changed now (a screen, a dialog, a list, a keyboard
+    moved in): presses are dropped for the guard's quiet time (``app.guard``)."""
+    guard = table_guard()
+    if guard is not None:
+        guard.hold()
+
+
+def pressed(button, callback, *, changes: bool = True):
+    """Call ``callback()`` when ``button`` is released; returns the button.
+
+    A release within the stray-tap guard's quiet time is dropped (a double
+    tap acts once, touch or a test's ``dispatch`` alike). ``changes``: the
+    press may change what the buttons mean (a screen, a dialog, a list): the
+    quiet time starts after it. False for presses that leave every button
+    where and what it was (a digit of a pad, a die's value)."""
+
+    def release(*_):
+        guard = table_guard()
+        if guard is not None and not guard.ready():
+            return
+        callback()
+        if changes and guard is not None:
+            guard.hold()
+
+    button.bind(on_release=release)
     return button
+
+
+def drop_stray_touches(window, guard) -> None:
+    """Touches that begin within ``guard``'s quiet time reach no widget (their
+    moves and release neither): a finger's second tap never lands on what just
+    appeared under it. ``window``: Kivy's ``Window``; ``guard``: a
+    :class:`ui.tap_guard.TapGuard`."""
+    dropped = set()
+
+    def down(_w, touch):
+        if not guard.ready():
+            dropped.add(touch.uid)
+            return True
+        return False
+
+    def up(_w, touch):
+        if touch.uid in dropped:
+            dropped.discard(touch.uid)
+            return True
+        return False
+
+    window.bind(on_touch_down=down, on_touch_move=lambda _w, touch: touch.uid in dropped, on_touch_up=up)
 
 
 def one_line(label, shorten_from="right"):
@@ -144,6 +200,19 @@ def one_line(label, shorten_from="right"):
     label.shorten, label.shorten_from, label.max_lines = True, shorten_from, 1
     label.bind(size=lambda w, s: setattr(w, "text_size", (max(1, s[0] - dp(6)), None)))
     return label
+
+
+def widest_word(text: str, font_size: float, *, bold: bool = False) -> float:
+    """The width (px) of ``text``'s widest word at ``font_size`` px, measured by
+    Kivy: a column narrower than it breaks the word ("Gestrichen|e")."""
+    from kivy.core.text import Label as CoreLabel
+
+    def width(word):
+        core = CoreLabel(text=word, font_size=font_size, bold=bold)
+        core.refresh()
+        return core.content_width
+
+    return max((width(w) for w in text.split()), default=0.0)
 
 
 def cut_name(text: str, longest: int) -> str:

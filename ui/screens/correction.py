@@ -16,7 +16,7 @@ from ..widgets import (
     CameraView,
     DieButton,
 )
-from .common import BLUE, GREEN, GREY, TOUCH, backdrop, big_button, button_bar, pressed, small_button, wrapped
+from .common import BLUE, GREEN, GREY, TOUCH, backdrop, big_button, button_bar, hold, pressed, small_button, wrapped
 
 __all__ = ["CorrectionScreen"]
 
@@ -50,7 +50,7 @@ class CorrectionScreen(Screen):
         self.value_buttons = []
         for v in range(1, 7):
             b = DieButton(value=v)
-            pressed(b, lambda v=v: self.set_value(v))
+            pressed(b, lambda v=v: self.set_value(v), changes=False)  # a die's value: no button moves
             self.value_buttons.append(b)
             pad.add_widget(b)
         right.add_widget(pad)
@@ -112,15 +112,16 @@ class CorrectionScreen(Screen):
             return
         view = ModalView(size_hint=(1, 1), auto_dismiss=True, background_color=(0, 0, 0, 0.9))
         view.add_widget(Image(texture=self.picture.texture, fit_mode="contain"))
-        view.bind(on_touch_down=lambda v, t: v.dismiss())
+        view.bind(on_touch_down=lambda v, t: v.dismiss(), on_dismiss=lambda *_: hold())  # Confirm lies under it
         self.zoomed = view
         view.open()
+        hold()  # a double tap on the photo does not close it at once
 
     def redraw(self):
         self.dice_grid.clear_widgets()
         for i, v in enumerate(self.values):
             d = DieButton(value=v, selected=i == self.selected)
-            pressed(d, lambda i=i: self.select(i))
+            pressed(d, lambda i=i: self.select(i), changes=False)
             self.dice_grid.add_widget(d)
         self.remove_btn.disabled = self.selected is None
         self.add_btn.disabled = len(self.values) >= 8

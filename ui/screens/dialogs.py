@@ -73,7 +73,7 @@ class NumberPad(ModalView):
         self.keys = {}
         for k in keys:
             b = Button(text=k, font_size="24sp", font_name=SYMBOL_FONT)
-            pressed(b, lambda k=k: self.key(k))
+            pressed(b, lambda k=k: self.key(k), changes=k == "OK")  # digits leave every key where it was
             self.keys[k] = b
             pad.add_widget(b)
         box.add_widget(pad)
@@ -301,7 +301,12 @@ class HistoryDialog(ModalView):
             rows.add_widget(wrapped(Label(text=line, font_size="16sp", halign="left", valign="middle",
                                           font_name=SYMBOL_FONT, shorten=True)))
         scroll.add_widget(rows)
-        scroll.scroll_y = 0  # the newest moves in sight
+        # The newest moves in sight when the list is longer than the view; a short list from the top.
+        def newest(*_):
+            scroll.scroll_y = 0 if rows.height > scroll.height else 1
+
+        rows.bind(height=newest)
+        scroll.bind(height=newest)
         box.add_widget(row_with(scroll, qr) if qr is not None else scroll)
         used = hints_used(store, gid, game.players) if gid is not None else {n: 0 for n in game.players}
         box.add_widget(Label(text=hints_text(used), font_size="16sp", size_hint_y=None, height=dp(28)))

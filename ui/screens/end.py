@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kivy.metrics import dp
+from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
@@ -13,7 +13,18 @@ from companion.stats import game_stats
 
 from ..qr import GameQR, row_with
 from ..widgets import SYMBOL_FONT, SheetView
-from .common import BLUE, GREEN, backdrop, big_button, button_bar, one_line, pressed, small_button, wrapped
+from .common import (
+    BLUE,
+    GREEN,
+    backdrop,
+    big_button,
+    button_bar,
+    one_line,
+    pressed,
+    small_button,
+    widest_word,
+    wrapped,
+)
 
 __all__ = ["EndScreen"]
 
@@ -31,7 +42,7 @@ class EndScreen(Screen):
                                     size_hint_y=None, height=dp(36)))
         root.add_widget(self.title)
         root.add_widget(self.detail)
-        self.table = GridLayout(cols=6, spacing=2, cols_minimum={0: dp(270)})  # room for a name of 20 letters
+        self.table = GridLayout(cols=6, spacing=2)  # its columns' least widths: set with its heads (show)
         self.sheets = GridLayout(cols=1, spacing=4)  # two columns for 3-4 players: digits stay 16 px
         self.middle = BoxLayout()
         self.middle.add_widget(self.table)
@@ -78,6 +89,9 @@ class EndScreen(Screen):
         for h in heads:
             self.table.add_widget(wrapped(Label(text=h, bold=True, font_size="16sp", halign="center",
                                                 valign="middle", color=(0.75, 0.8, 0.9, 1))))
+        # Every head's longest word whole ("Gestrichene"), the rest for a name of 20 letters (an ellipsis past it).
+        self.table.cols_minimum = {0: dp(230), **{i: widest_word(h, sp(16), bold=True) + dp(8)
+                                                  for i, h in enumerate(heads) if i}}
         for s in stats:
             win = s.name == game.winner
             name = ("\u2605 " if win else "") + s.name + ("  \u2715" if s.eliminated else "")

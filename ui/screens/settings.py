@@ -16,7 +16,7 @@ from companion.i18n import LANGUAGES, _
 from companion.settings import uses_default_pin
 from companion.stats import stale_games
 
-from .common import BCM_PINS, BLUE, GREEN, GREY, RED, RESOLUTIONS, backdrop, big_button, button_bar, pressed, wrapped
+from .common import BCM_PINS, BLUE, GREEN, GREY, RED, RESOLUTIONS, backdrop, big_button, button_bar, hold, pressed, wrapped
 
 __all__ = ["SettingsScreen", "NumberField"]
 
@@ -78,7 +78,9 @@ class SettingsScreen(Screen):
                 self.fields[key] = widget
 
         def spinner(value, values):
-            return Spinner(text=str(value), values=list(values), font_size="18sp", option_cls=_Option)
+            sp = Spinner(text=str(value), values=list(values), font_size="18sp", option_cls=_Option)
+            sp.bind(is_open=lambda *_: hold())  # its choices open under the finger: a double tap picks none
+            return sp
 
         row(_("Camera"), spinner(cfg["camera"]["source"], ("auto", "pi", "usb", "replay", "mock")), "source")
         res = f'{cfg["camera"].get("width", 1640)}x{cfg["camera"].get("height", 1232)}'

@@ -19,7 +19,7 @@ from companion.i18n import LANGUAGES, _
 from ..widgets import (
     SYMBOL_FONT,
 )
-from .common import BLUE, GREEN, TOUCH, backdrop, big_button, button_bar, cut_name, one_line, pressed
+from .common import BLUE, GREEN, TOUCH, backdrop, big_button, button_bar, cut_name, hold, one_line, pressed
 
 __all__ = ["StartScreen", "NameKeyboard"]
 
@@ -56,7 +56,7 @@ class StartScreen(Screen):
         for name, title, width in (("durchmarsch", "Durchmarsch", 170), ("fenn", "Fenn", 80)):
             b = ToggleButton(text=title, group="game", allow_no_selection=False, font_size="19sp", bold=True,
                              state="down" if name == self.game else "normal", size_hint_x=None, width=dp(width))
-            pressed(b, lambda n=name: self.choose_game(n))
+            pressed(b, lambda n=name: self.choose_game(n), changes=False)  # the rows below change, not this bar
             self.game_buttons[name] = b
             top.add_widget(b)
         self.lang_buttons = {}
@@ -89,7 +89,7 @@ class StartScreen(Screen):
             row.add_widget(t)
             up = Button(text="\u25b2", font_name=SYMBOL_FONT, font_size="20sp", size_hint_x=None, width=dp(56),
                         disabled=i == 0)
-            pressed(up, lambda k=i: self.move_up(k))
+            pressed(up, lambda k=i: self.move_up(k), changes=False)  # names swap; no button moves
             self.up_buttons.append(up)
             row.add_widget(up)
             f = ToggleButton(text=_("Starts"), group="first", font_size="16sp", size_hint_x=None, width=dp(120))
@@ -135,6 +135,7 @@ class StartScreen(Screen):
             self.keyboard.bind(on_key_down=lambda kb, keycode, internal, mods: self._key((keycode, internal)),
                                on_textinput=lambda kb, text: self._key(text))
         if self.keyboard.parent is None:
+            hold()  # the keys come in where a finger may still be
             # Room for the keyboard: the names stay in sight, the rest folds away until it is put away.
             self._folded = [(w, w.height) for w in (self.top_bar, self.recent_box, self.first_label, self.error)]
             for w, _h in self._folded:
@@ -150,6 +151,7 @@ class StartScreen(Screen):
     def hide_keyboard(self):
         """Put the keyboard away; Start and the recent names come back."""
         if self.keyboard is not None and self.keyboard.parent is not None:
+            hold()  # Start comes back where the keys were: a double tap on ⏎ does not start the game
             self.root_box.remove_widget(self.keyboard)
             self.root_box.add_widget(self.spacer, index=0)
             self.root_box.add_widget(self.buttons, index=0)
