@@ -32,7 +32,8 @@ def _top_face_pips(pips, deepest: tuple[float, tuple[int, int]]):
     A die seen at an angle shows up to three faces. The top face's pips are the
     largest and lie within half a face of the face's deepest point
     (``deepest``, from :func:`_deepest`); pips of side faces are foreshortened
-    and lie beyond its edge.
+    and lie beyond its edge; a pip squashed to under half the top pips' slant,
+    however small, is a side face's.
     """
     if len(pips) <= 1:
         return pips
@@ -44,6 +45,7 @@ def _top_face_pips(pips, deepest: tuple[float, tuple[int, int]]):
     # is seen at an angle); a side face's pips are squashed another way.
     half = [p[3] for p in order[: max(1, (len(order) + 1) // 2)]]
     shape = np.array([statistics.median(float(s[k]) for s in half) for k in range(3)])
+    flat = 0.5 * _slant(shape)
     keep = []
     for p in pips:
         x, y, a = p[:3]
@@ -52,6 +54,8 @@ def _top_face_pips(pips, deepest: tuple[float, tuple[int, int]]):
         if math.hypot(x - px, y - py) > 0.75 * top_side:
             continue
         if a >= 25 and np.abs(p[3] - shape).sum() > 0.6:
+            continue
+        if _slant(p[3]) < flat:  # a small pip seen edge-on beside round ones: a side face's (a near camera)
             continue
         keep.append(p)
     return keep
@@ -161,6 +165,10 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
             if layout < weight:
                 layout = max(layout, weight * _pattern_fit(np.array([[p[0], p[1]] for p in pips])))
         conf *= 0.5 + 0.5 * layout
+        if calibrated and known_side and len(pips) >= 2 and _span(pips) > config.faces.pip_span * known_side:
+            # Pips spread wider than a face (a four with a side face's two beside it): never sure.
+            conf = min(conf, config.faces.not_sure_most)
+            doubts.append(Doubt.LOOSE_FIT)
         if 2 <= len(pips) <= 4 and not whole and layout < 0.9:
             # Pips that may be part of a larger face (a pip in a place they
             # leave free, two rows of a six), in an outline they fit only
@@ -205,6 +213,12 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
         inner=round(min(inner, side), 1),
         die=die,
     )
+
+
+def _span(pips) -> float:
+    """The distance, px, between the farthest two of ``pips`` (``(x, y, ...)`` px)."""
+    pts = np.array([p[:2] for p in pips], np.float64)
+    return float(np.hypot(*(pts[:, None, :] - pts[None, :, :]).transpose(2, 0, 1)).max())
 
 
 def _die_of(lab, labels, pips, face, dice: DiceSet, config: ReaderConfig) -> tuple[str | None, float]:

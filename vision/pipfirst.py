@@ -30,7 +30,7 @@ from .dice import (
     _read_size,
 )
 from .diceset import PIP_LAYOUT
-from .face import _free_places_empty, _pattern_fit
+from .face import _free_places_empty, _pattern_fit, _span
 from .learned import _clear_of_edge
 from .reasons import Doubt
 
@@ -412,7 +412,10 @@ def _pip_group_die(pips: np.ndarray, gray: np.ndarray, marks: tuple[np.ndarray, 
             return None
     slant = 1.0 if squash is None else _slant(pips[:, 3:6].mean(axis=0))
     front = slant < config.pips.front_slant and _under_a_face(mid, size, marks[0], blocking, config=config)
-    sure = conf >= config.pips.sure and slant >= config.faces.side_slant and not front
+    # Pips spread wider than a face of the side looked for (a four and a near camera's side-face pips
+    # beside it) are never sure: ``config.faces.pip_span``.
+    wide = _span(pts) > config.faces.pip_span * side
+    sure = conf >= config.pips.sure and slant >= config.faces.side_slant and not front and not wide
     return _pip_die(n, mid, size, conf if sure else min(config.pips.most, conf), pts, slant,
                     doubts=((FRONT_FACE,) if front else ()) + (() if sure else (Doubt.PIPS_ONLY,)))
 
