@@ -602,10 +602,12 @@ class TrayScene:
         reaching in from the bottom edge with its fingertips there."""
         img = self.base.copy()
         w, h = self.style.size
+        near = self.style.camera_height
+        if near:  # the farthest from the camera's foot first: a die's side face lies under its neighbour's top
+            dice = sorted(dice, key=lambda d: -math.hypot(d.center[0] - w / 2, d.center[1] - h / 2))
         for d in dice:
             if d.value not in PIP_LAYOUT:
                 raise ValueError(f"die value {d.value!r} is not 1-6")
-            near = self.style.camera_height
             rise = ((w / 2 - d.center[0]) / near, (h / 2 - d.center[1]) / near) if near else None
             _draw_die(img, d.value, d.center[0], d.center[1], d.angle, d.size, d.colours[0], d.colours[1], self.rng,
                       alpha=d.alpha, rise=rise, **self._light())
