@@ -32,8 +32,7 @@ def _top_face_pips(pips, deepest: tuple[float, tuple[int, int]]):
     A die seen at an angle shows up to three faces. The top face's pips are the
     largest and lie within half a face of the face's deepest point
     (``deepest``, from :func:`_deepest`); pips of side faces are foreshortened
-    and lie beyond its edge; a pip squashed to under half the top pips' slant,
-    however small, is a side face's.
+    and lie beyond its edge.
     """
     if len(pips) <= 1:
         return pips
@@ -45,7 +44,6 @@ def _top_face_pips(pips, deepest: tuple[float, tuple[int, int]]):
     # is seen at an angle); a side face's pips are squashed another way.
     half = [p[3] for p in order[: max(1, (len(order) + 1) // 2)]]
     shape = np.array([statistics.median(float(s[k]) for s in half) for k in range(3)])
-    flat = 0.5 * _slant(shape)
     keep = []
     for p in pips:
         x, y, a = p[:3]
@@ -54,8 +52,6 @@ def _top_face_pips(pips, deepest: tuple[float, tuple[int, int]]):
         if math.hypot(x - px, y - py) > 0.75 * top_side:
             continue
         if a >= 25 and np.abs(p[3] - shape).sum() > 0.6:
-            continue
-        if _slant(p[3]) < flat:  # a small pip seen edge-on beside round ones: a side face's (a near camera)
             continue
         keep.append(p)
     return keep

@@ -118,7 +118,7 @@ def _round_spots(resp: np.ndarray, min_area: float, max_area: float, roundness: 
 
 
 def pip_dice(gray: np.ndarray, dice: list[Die], side: float, *, same_kind: bool = False,
-             config: ReaderConfig = DEFAULT) -> list[Die]:
+             calibrated: bool = False, config: ReaderConfig = DEFAULT) -> list[Die]:
     """Dice found from their pips alone, where no die was read.
 
     ``gray``: the working image's lightness (``H×W uint8``); ``dice``: the
@@ -141,7 +141,9 @@ def pip_dice(gray: np.ndarray, dice: list[Die], side: float, *, same_kind: bool 
     lies wholly inside the picture and holds no other pip
     (``config.pips.one_most``). ``same_kind``: the dice are all of one
     kind (a calibrated set): when the sure dice read all have dark pips (or
-    all light), only pips of that kind are looked for.
+    all light), only pips of that kind are looked for. ``calibrated``: ``side``
+    was measured at calibration; then pips spread wider than such a face
+    (``config.faces.pip_span``) are never sure.
     """
     h, w = gray.shape
     blocking = [d for d in dice if d.confidence >= config.pips.blocking]
@@ -174,7 +176,7 @@ def pip_dice(gray: np.ndarray, dice: list[Die], side: float, *, same_kind: bool 
         for g in groups:
             if 2 <= len(g) <= 8:  # more: a patch of lettering or a keyboard, not a die
                 found.extend(_pip_group_dice(pips[g], gray, (pip_mask, resp), side, blocking + found,
-                                             config=config))
+                                             calibrated=calibrated, config=config))
         if dark:
             # A one seen at an angle has its side faces' pips just beyond its
             # face's edge: any dark pip left may be a one.
@@ -198,7 +200,8 @@ def pip_dice(gray: np.ndarray, dice: list[Die], side: float, *, same_kind: bool 
             for _, i, j in pairs:
                 if i in taken or j in taken:
                     continue
-                d = _pip_group_die(pips[[i, j]], gray, (pip_mask, resp), side, blocking + found, config=config)
+                d = _pip_group_die(pips[[i, j]], gray, (pip_mask, resp), side, blocking + found,
+                                   calibrated=calibrated, config=config)
                 if d is not None:
                     found.append(d)
                     taken |= {i, j}
@@ -224,7 +227,7 @@ def _pip_kinds(gray: np.ndarray, dice: list[Die]) -> set[bool]:
 
 
 def _pip_group_dice(pips: np.ndarray, gray: np.ndarray, marks: tuple[np.ndarray, np.ndarray], side: float,
-                    blocking: list[Die], *, config: ReaderConfig = DEFAULT) -> list[Die]:
+                    blocking: list[Die], *, calibrated: bool = False, config: ReaderConfig = DEFAULT) -> list[Die]:
     """The dice in one group of linked pips (``N×6``, as :func:`_round_spots` gives them).
 
     The whole group is tried first (:func:`_pip_group_die`). When it makes
@@ -237,13 +240,13 @@ def _pip_group_dice(pips: np.ndarray, gray: np.ndarray, marks: tuple[np.ndarray,
     n = len(pips)
     if n < 2:
         return []
-    whole = _pip_group_die(pips, gray, marks, side, blocking, config=config) if n <= 6 else None
+    whole = _pip_group_die(pips, gray, marks, side, blocking, calibrated=calibrated, config=config) if n <= 6 else None
     if whole is not None or n == 2:
         return [whole] if whole is not None else []
     best = None
     for k in range(min(6, n - 1), 1, -1):
         for part in itertools.combinations(range(n), k):
-            d = _pip_group_die(pips[list(part)], gray, marks, side, blocking, config=config)
+            d = _pip_group_die(pips[list(part)], gray, marks, side, blocking, calibrated=calibrated, config=config)
             if d is not None and (best is None or d.confidence > best.confidence):
                 best = d
         if best is not None:
@@ -251,7 +254,8 @@ def _pip_group_dice(pips: np.ndarray, gray: np.ndarray, marks: tuple[np.ndarray,
     if best is None:
         return []
     rest = pips[np.linalg.norm(pips[:, :2] - np.array(best.center), axis=1) > 0.9 * side]
-    return [best] + _pip_group_dice(rest, gray, marks, side, blocking + [best], config=config)
+    return [best] + _pip_group_dice(rest, gray, marks, side, blocking + [best], calibrated=calibrated,
+                                    config=config)
 
 
 def _linked(adjacent: np.ndarray) -> list[list[int]]:
@@ -351,7 +355,7 @@ def _pip_squash(pips: np.ndarray) -> np.ndarray | None:
 
 
 def _pip_group_die(pips: np.ndarray, gray: np.ndarray, marks: tuple[np.ndarray, np.ndarray], side: float,
-                   blocking: list[Die], *, config: ReaderConfig = DEFAULT) -> Die | None:
+                   blocking: list[Die], *, calibrated: bool = False, config: ReaderConfig = DEFAULT) -> Die | None:
     """A die from a group of 2-6 pips (``N×6``: ``x, y, area`` in px and px²,
     and their shapes ``xx, xy, yy``, see :func:`_round_spots`), or None.
 
@@ -414,7 +418,7 @@ def _pip_group_die(pips: np.ndarray, gray: np.ndarray, marks: tuple[np.ndarray, 
     front = slant < config.pips.front_slant and _under_a_face(mid, size, marks[0], blocking, config=config)
     # Pips spread wider than a face of the side looked for (a four and a near camera's side-face pips
     # beside it) are never sure: ``config.faces.pip_span``.
-    wide = _span(pts) > config.faces.pip_span * side
+    wide = calibrated and _span(pts) > config.faces.pip_span * side
     sure = conf >= config.pips.sure and slant >= config.faces.side_slant and not front and not wide
     return _pip_die(n, mid, size, conf if sure else min(config.pips.most, conf), pts, slant,
                     doubts=((FRONT_FACE,) if front else ()) + (() if sure else (Doubt.PIPS_ONLY,)))
