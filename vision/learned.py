@@ -3,7 +3,7 @@
 sure die whose value it all but rules out, and looks for dice the classical
 passes missed. A die it alone reads otherwise is never sure; a die it alone
 finds is sure only in a calibrated tray, where the classical pips at its
-place, counted and laid out, say the same value (:func:`_pips_confirm`).
+place, counted and laid out, say the same value (:func:`vision.pipfirst.pips_confirm`).
 """
 
 from __future__ import annotations
@@ -152,7 +152,7 @@ def _clear_of_edge(x: float, y: float, side: float, w: int, h: int) -> bool:
 
 def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int, oy: int,
                   value_share: float, memo: dict | None = None, *, config: ReaderConfig = DEFAULT,
-                  net=None, confirm: bool = False) -> list[Die]:
+                  net=None, confirm=None) -> list[Die]:
     """Dice the learned classifier (:func:`vision.facenet.find_dice`) finds
     away from ``dice``, dice of ``side`` px whose likeliest value has at
     least ``value_share`` of the die probability (see
@@ -163,10 +163,11 @@ def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int
     confidence at most ``config.learned.most``. Without an area the picture's
     edge cuts dice, and a die found closer to it than 0.6 of the side it was
     read at (:func:`_clear_of_edge`) is no die wholly in the picture, so no part of the throw read (as with
-    the classical passes). ``confirm`` (a calibrated tray: ``side`` is the measured die's): a die the
-    classifier gives ``config.learned.confirm_found`` or more whose pips the classical pip test reads as
-    the same value (:func:`_pips_confirm`) keeps the classifier's confidence and no doubt: two
-    independent readings agree (a die whose body is the felt's colour, or whose side faces spoil
+    the classical passes). ``confirm`` (in a calibrated tray, where ``side`` is the measured die's):
+    ``confirm(image, x, y, side, value)`` gives the pips ``((x, y), ...)`` px the classical pip test
+    reads there as ``value``, or None (:func:`vision.pipfirst.pips_confirm`); a die the classifier
+    gives ``config.learned.confirm_found`` or more that it confirms keeps the classifier's
+    confidence and no doubt: two independent readings agree (a die whose body is the felt's colour, or whose side faces spoil
     its outline, shows no face to the classical passes but its pips)."""
     from vision.facenet import find_dice
 
@@ -182,7 +183,7 @@ def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int
         if poly is None and not _clear_of_edge(x, y, at, w, h):
             continue
         cx, cy, r = x + ox, y + oy, at / 2
-        pips = _pips_confirm(image, x, y, at, v, config) if confirm and p >= config.learned.confirm_found else None
+        pips = confirm(image, x, y, at, v) if confirm and p >= config.learned.confirm_found else None
         if pips:
             out.append(Die(value=v, center=(cx, cy), size=at,
                            corners=((cx - r, cy - r), (cx + r, cy - r), (cx + r, cy + r), (cx - r, cy + r)),
@@ -193,53 +194,3 @@ def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int
                        confidence=round(min(config.learned.most, p), 3), doubts=(Doubt.LEARNED,)))
     return out
 
-
-def _pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
-                  config: ReaderConfig = DEFAULT) -> tuple | None:
-    """The pips of a die of ``value`` round ``(x, y)`` px of ``image`` (``H×W×3 uint8 BGR``) as the
-    classical pip test sees them, ``((x, y), ...)`` px, or None when they do not say ``value``.
-
-    Pips are round spots of a black-hat (dark pips) or top-hat (light pips) of 0.45 ``side``
-    (:func:`vision.pipfirst._round_spots`, the pip-first stage's test) whose centres lie within
-    ``config.learned.confirm_reach`` side of ``(x, y)`` (a found die's place is on a grid of a
-    quarter side). They say ``value`` when there are exactly that many, of one size (areas within a
-    factor 2.5), in that face's pattern (:func:`vision.face._pattern_fit` at least 0.9), their middle
-    within 0.3 side of ``(x, y)``, and, for two or more, the farthest 0.25-0.5 side from their middle
-    (a face's corners, not a pip cluster or the pips of two dice); a one lies within 0.25 side of
-    ``(x, y)``; and no other spot of their size lies within ``config.learned.confirm_alone`` side of
-    their middle (a two's other pip beside a one on a die the felt's colour)."""
-    from .candidates import _rect
-    from .face import _pattern_fit
-    from .pipfirst import _round_spots
-
-    h, w = image.shape[:2]
-    r = int(side * 1.3) + 2
-    x0, y0 = max(0, int(x) - r), max(0, int(y) - r)
-    x1, y1 = min(w, int(x) + r + 1), min(h, int(y) + r + 1)
-    if x1 - x0 < 8 or y1 - y0 < 8:
-        return None
-    grey = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
-    cx, cy = x - x0, y - y0
-    kernel = _rect(0.45 * side)
-    for op in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):
-        resp = cv2.morphologyEx(grey, op, kernel)
-        spots = _round_spots(resp, config.faces.top_pip_least * side * side, 0.08 * side * side, 0.5,
-                             config=config)
-        near = np.array([s[:3] for s in spots if np.hypot(s[0] - cx, s[1] - cy) <= config.learned.confirm_reach * side])
-        if len(near) != value:
-            continue
-        if near[:, 2].max() > 2.5 * near[:, 2].min():
-            continue
-        mid = near[:, :2].mean(axis=0)
-        if np.hypot(mid[0] - cx, mid[1] - cy) > (0.25 if value == 1 else 0.3) * side:
-            continue
-        if value >= 2:
-            far = float(np.hypot(*(near[:, :2] - mid).T).max()) / side
-            if not 0.25 <= far <= 0.5 or _pattern_fit(near[:, :2]) < 0.9:
-                continue
-        # No other pip of their size round them (a two's other pip, a larger face's): the face is whole.
-        like = [s for s in spots if 0.4 <= s[2] / float(np.median(near[:, 2])) <= 2.5]
-        if sum(np.hypot(s[0] - mid[0], s[1] - mid[1]) <= config.learned.confirm_alone * side for s in like) != value:
-            continue
-        return tuple((float(px + x0), float(py + y0)) for px, py in near[:, :2])
-    return None

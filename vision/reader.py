@@ -29,6 +29,7 @@ Example::
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 import cv2
 import numpy as np
@@ -53,6 +54,7 @@ from .learned import (
     _rejudge,
     _vetoed,
 )
+from .pipfirst import pips_confirm
 from .reasons import Doubt, Reason
 from .verdict import _shows_pips
 
@@ -285,6 +287,8 @@ def read_throw(
     if learned and learned_side and (unexplained or (expect is not None and len(out) < expect)):
         extra = []
         memo: dict = {}  # each size's search, kept for the second search (find_dice's memo)
+        # In a calibrated tray a die found whose classical pips say the same value is sure.
+        confirm = partial(pips_confirm, config=config) if die_size else None
         unread = expect is None and unexplained and not die_size
         for value_share in (config.learned.find_value, config.learned.find_value_next):
             if expect is not None and len(out) + len(extra) >= expect:
@@ -292,7 +296,7 @@ def read_throw(
             # The dice whose values the classifier is sure of first, at every size; then, where
             # none was found, those whose values are only likelier (see ``config.learned.find_value_next``).
             extra += _learned_dice(image, out + extra, learned_side, poly, ox, oy, value_share, memo,
-                                   config=config, net=net, confirm=bool(die_size))
+                                   config=config, net=net, confirm=confirm)
             for larger in config.learned.larger:
                 # Still short of the dice thrown, or, with no count known and no calibration to fix
                 # the dice's size, something die-sized still unread: dice larger than those read (a
