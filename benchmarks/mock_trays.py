@@ -15,8 +15,8 @@ wood, blue, yellow, brown), some translucent; 0-3 things beside the tray (a
 cup, cards, coins, a phone, a stray die); 0-8 specks; dice touching (share
 0-0.6), sensor noise; for a third of the trays a higher camera (a tray of
 40-64% of the frame, dice down to 35 px); for two thirds a camera near
-enough for the dice away from the middle to show their side faces and pips,
-and the walls' shadow on the felt (what the Blender renders showed the mock
+enough for the dice away from the middle to show their side faces and pips;
+for three quarters the walls' shadow on the felt (what the Blender renders showed the mock
 world lacked; nothing fitted to them). The tray is calibrated as at set-up from six dice
 apart (:func:`vision.calibrate.calibrate`; when no tray is found, from its
 corners touched), then a throw of 5-8 random values is read with the
