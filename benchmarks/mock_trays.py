@@ -13,7 +13,11 @@ turned up to 10°; dice of 0.07-0.115 of the tray's width (70-160 px on a
 bodies of :data:`hardware.render.WIDE_SET` (cream, red, black, green, honey
 wood, blue, yellow, brown), some translucent; 0-3 things beside the tray (a
 cup, cards, coins, a phone, a stray die); 0-8 specks; dice touching (share
-0-0.6), sensor noise. The tray is calibrated as at set-up from six dice
+0-0.6), sensor noise; for a third of the trays a higher camera (a tray of
+40-64% of the frame, dice down to 35 px); for two thirds a camera near
+enough for the dice away from the middle to show their side faces and pips;
+for three quarters the walls' shadow on the felt (what the Blender renders showed the mock
+world lacked; nothing fitted to them). The tray is calibrated as at set-up from six dice
 apart (:func:`vision.calibrate.calibrate`; when no tray is found, from its
 corners touched), then a throw of 5-8 random values is read with the
 calibrated area and the dice count (``Reader.read(area=..., expect=N)``),
@@ -34,6 +38,7 @@ import math
 import os
 import random
 import sys
+from dataclasses import replace
 from multiprocessing import Pool
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -69,6 +74,16 @@ def tray(seed: int):
                         camera_tilt=rng.choice([0, 0, 4, 8, 12]), turn=rng.uniform(-10, 10), clutter=clutter,
                         translucent=rng.choice([0, 0, 0.3]))
     values = [rng.randint(1, 6) for _ in range(rng.choice([5, 6, 7, 8]))]
+    # Drawn after the rest, so each seed's table, light and throw stay as they were: a camera higher
+    # up for a third of the trays (a tray of 40-64% of the frame's width, dice down to 35 px), and a
+    # camera near enough (a 62-65° lens, the frame's width about 1.2 camera heights) for the dice away
+    # from the middle to show their side faces and pips, and the walls' shadow on the felt.
+    if rng.random() < 1 / 3:
+        inset = rng.uniform(0.18, 0.3)
+        die = rng.choice([0.06, 0.07, 0.085, 0.1]) * 1640 * (1 - 2 * inset)
+        style = replace(style, tray_inset=inset, die_size=round(die))
+    near = max(12.0, 1640 / (1.2 * style.die_size)) * rng.uniform(0.9, 1.4)
+    style = replace(style, camera_height=rng.choice([0, near, near]), wall_shade=rng.choice([0, 0.5, 1.0, 2.0]))
     return style, values
 
 

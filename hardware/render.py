@@ -117,7 +117,10 @@ class RenderStyle:
     perspective; 0-12); ``turn``: degrees the tray is turned in the picture;
     ``clutter``: things beside the tray (:data:`hardware.tray_table.CLUTTER`:
     a cup, cards, coins, a phone, a stray ``"die"``); ``translucent``: share
-    of dice 0-1 whose bodies let the tray show through a little.
+    of dice 0-1 whose bodies let the tray show through a little;
+    ``camera_height``: the camera's height in die sides (0: far; near, a die
+    away from the middle shows its side faces and their pips, as in 3D);
+    ``wall_shade``: how deep the walls' shadow reaches into the tray, die sides.
     """
 
     size: tuple[int, int] = (820, 616)
@@ -144,6 +147,8 @@ class RenderStyle:
     turn: float = 0.0
     clutter: tuple = ()
     translucent: float = 0.0
+    camera_height: float = 0.0
+    wall_shade: float = 0.0
 
 
 def _colours(rng: np.random.Generator, share: float, palette) -> tuple:
@@ -205,11 +210,12 @@ def _place(rng: np.random.Generator, n: int, style: RenderStyle) -> list[tuple[f
 def _draw_die(img: np.ndarray, value: int, cx: float, cy: float, ang: float, s: float,
               body, pip, rng: np.random.Generator, *, marbled: bool = False, smoky: bool = False,
               lean: bool = False, light=(0.10, 0.12), dark: float = 0.55, soft: float = 0.0,
-              alpha: float = 1.0) -> None:
+              alpha: float = 1.0, rise=None) -> None:
     """Draw a die showing ``value`` at ``(cx, cy)`` px, turned ``ang`` degrees, side ``s`` px, on ``img``
     (``H×W×3 float32 BGR``, in place). ``light``: the shadow's offset ``(x, y)`` in die sides (away from
     the light); ``dark``: the shadow's brightness factor; ``soft``: its blur in die sides (0: hard);
-    ``alpha``: the body's opacity (below 1 a translucent body)."""
+    ``alpha``: the body's opacity (below 1 a translucent body); ``rise``: ``(dx, dy)`` px from the top face
+    to the foot as a near camera sees it (:func:`hardware.tray_table.draw_sides`; None: a plain darker edge)."""
     ss = 8  # sub-pixel drawing shift
     f = 1 << ss
 
@@ -238,8 +244,13 @@ def _draw_die(img: np.ndarray, value: int, cx: float, cy: float, ang: float, s: 
     else:
         under = img[int(cy) % img.shape[0], int(cx) % img.shape[1]].tolist()
         cv2.fillPoly(img, [pts(shadow)], tuple(c * dark for c in under), cv2.LINE_AA, ss)
-    side = [(x + sx * 0.5, y + sy * 0.5) for x, y in outline]
-    cv2.fillPoly(img, [pts(side)], tuple(c * 0.7 for c in body), cv2.LINE_AA, ss)
+    if rise is None:
+        side = [(x + sx * 0.5, y + sy * 0.5) for x, y in outline]
+        cv2.fillPoly(img, [pts(side)], tuple(c * 0.7 for c in body), cv2.LINE_AA, ss)
+    else:
+        from .tray_table import draw_sides
+        draw_sides(img, [to_img(qx * half, qy * half) for qx, qy in ((1, 1), (-1, 1), (-1, -1), (1, -1))], rise,
+                   body, pip, value, rng, PIP_LAYOUT)
     if lean:
         _side_face(img, value, to_img, s, body, pip, rng)
     shade = rng.uniform(0.9, 1.05)
@@ -536,6 +547,9 @@ class TrayScene:
         x0, y0, x1, y1 = tray
         inner = _background(self.rng, RenderStyle(size=(x1 - x0, y1 - y0), tray=style.tray, gradient=style.gradient))
         img[y0:y1, x0:x1] = inner
+        if style.wall_shade:
+            from .tray_table import wall_shadow
+            wall_shadow(img, tray, style.light, style.wall_shade * style.die_size, style.shadow)
         cv2.rectangle(img, (x0, y0), (x1 - 1, y1 - 1), tuple(c * 0.6 for c in style.tray), max(2, round(w / 200)))
         if style.table != "wood" and style.gradient:  # the room's light falls off across the table too
             gx, gy = look.uniform(0, w), look.uniform(0, h)
@@ -587,14 +601,18 @@ class TrayScene:
         :class:`PlacedDie`) and, when ``hand`` is a point ``(x, y)`` px, a hand
         reaching in from the bottom edge with its fingertips there."""
         img = self.base.copy()
+        w, h = self.style.size
+        near = self.style.camera_height
+        if near:  # the farthest from the camera's foot first: a die's side face lies under its neighbour's top
+            dice = sorted(dice, key=lambda d: -math.hypot(d.center[0] - w / 2, d.center[1] - h / 2))
         for d in dice:
             if d.value not in PIP_LAYOUT:
                 raise ValueError(f"die value {d.value!r} is not 1-6")
+            rise = ((w / 2 - d.center[0]) / near, (h / 2 - d.center[1]) / near) if near else None
             _draw_die(img, d.value, d.center[0], d.center[1], d.angle, d.size, d.colours[0], d.colours[1], self.rng,
-                      alpha=d.alpha, **self._light())
+                      alpha=d.alpha, rise=rise, **self._light())
         if hand is not None:
             hx, hy = hand
-            w, h = self.style.size
             s = self.style.die_size
             skin = (120, 150, 205)
             cv2.ellipse(img, (round(hx), round(hy + 2.2 * s)), (round(1.4 * s), round(1.9 * s)), 0, 0, 360, skin, -1)

@@ -21,7 +21,7 @@ import math
 import cv2
 import numpy as np
 
-__all__ = ["TABLES", "CLUTTER", "table", "draw_clutter", "spot_beside", "camera_view"]
+__all__ = ["TABLES", "CLUTTER", "table", "draw_clutter", "spot_beside", "camera_view", "draw_sides", "wall_shadow"]
 
 #: The kinds of table :func:`table` draws.
 TABLES = ("light-wood", "dark-wood", "planks", "checked", "striped", "felt", "plain")
@@ -215,3 +215,64 @@ def camera_view(size: tuple[int, int], tray, tilt: float, turn: float, towards: 
     move = np.array([[1, 0, w / 2], [0, 1, h / 2], [0, 0, 1]]) @ np.diag([grow * fit, grow * fit, 1]) @ \
         np.array([[1, 0, -mid[0]], [0, 1, -mid[1]], [0, 0, 1]])
     return move @ m
+
+
+def draw_sides(img: np.ndarray, corners, rise, body, pip, value: int, rng: np.random.Generator,
+               layout) -> None:
+    """The side faces a camera close above sees of a die away from the picture's middle (a 3D die in
+    perspective, as in the Blender renders): each face whose outward side looks towards the camera's
+    foot is a parallelogram from the top face's edge to that edge moved by ``rise``, shaded darker than
+    the top, with the pips of a face next to ``value`` drawn as the perspective squeezes them.
+
+    ``img``: ``H×W×3 float32 BGR``, drawn on in place, before the top face. ``corners``: the top face's
+    four corners ``(x, y)`` px in order round it; ``rise``: ``(dx, dy)`` px from the top face down to
+    the die's foot as seen (the die's height times its distance from the camera's foot over the
+    camera's height: 0 straight below the camera); ``body``, ``pip``: BGR; ``layout``: the pips of each
+    value, ``vision.diceset.PIP_LAYOUT``'s form (``(u, v)`` in -1..1)."""
+    c = np.asarray(corners, np.float64)
+    d = np.asarray(rise, np.float64)
+    if np.hypot(*d) < 0.5:
+        return
+    mid = c.mean(axis=0)
+    seen = []
+    for k in range(4):
+        a, b = c[k], c[(k + 1) % 4]
+        normal = (a + b) / 2 - mid
+        if float(normal @ d) > 0:
+            seen.append((a, b, float(normal @ d) / (np.hypot(*normal) * np.hypot(*d))))
+    values = [k for k in range(1, 7) if k not in (value, 7 - value)]
+    for a, b, facing in seen:
+        quad = np.array([a, b, b + d, a + d])
+        shade = rng.uniform(0.45, 0.75)
+        cv2.fillPoly(img, [np.round(quad * 16).astype(np.int32)], tuple(x * shade for x in body), cv2.LINE_AA, 4)
+        side_value = int(values.pop(int(rng.integers(len(values)))))
+        values = [k for k in values if k != 7 - side_value]
+        if facing * np.hypot(*d) < 2.5:  # too thin a strip for its pips to show
+            continue
+        t = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+        for u, v in layout[side_value]:
+            ring_a = 0.5 * u + 0.17 * np.cos(t)
+            ring_b = 0.5 * v + 0.17 * np.sin(t)
+            ring = (a + b) / 2 + np.outer(ring_a, (b - a) / 2) + np.outer((ring_b + 1) / 2, d)
+            cv2.fillPoly(img, [np.round(ring * 16).astype(np.int32)], tuple(x * (0.6 + 0.4 * shade) for x in pip),
+                         cv2.LINE_AA, 4)
+        if not values:
+            break
+
+
+def wall_shadow(img: np.ndarray, tray, light, depth: float, dark: float) -> None:
+    """Darken the tray's felt along the walls the light comes over (in place): a band ``depth`` px deep
+    along each wall on the light's side, full (``dark`` times the brightness) at the wall, fading to none.
+    ``img``: ``H×W×3 float32 BGR``; ``tray``: ``(x0, y0, x1, y1)`` px; ``light``: the dice's shadow
+    offset ``(x, y)`` (away from the light)."""
+    x0, y0, x1, y1 = tray
+    if depth < 1:
+        return
+    yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+    shade = np.ones_like(xx)
+    lx, ly = light
+    for dist, weight in ((xx - x0, lx), (x1 - xx, -lx), (yy - y0, ly), (y1 - yy, -ly)):
+        if weight > 0:
+            k = min(1.0, 4 * weight)
+            shade = np.minimum(shade, 1 - (1 - dark) * np.clip(1 - dist / (depth * k), 0, 1) ** 1.5)
+    img[y0:y1, x0:x1] *= shade[..., None]

@@ -356,3 +356,37 @@ def test_a_sure_die_the_classifier_all_but_rules_out_is_doubted_without_a_tray(m
     assert (Reason.VETOED in r.reasons) is doubted
 
 
+
+
+def _whole_tray(img, side):
+    """A calibrated tray over the whole of ``img`` with dice of ``side`` px measured."""
+    from vision.calibrate import TrayArea
+
+    h, w = img.shape[:2]
+    return TrayArea(((2.0, 2.0), (w - 3.0, 2.0), (w - 3.0, h - 3.0), (2.0, h - 3.0)), (w, h), side)
+
+
+def test_in_a_calibrated_tray_a_die_found_whose_pips_say_the_same_is_sure(classical_misses_a_die):
+    img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
+    area = _whole_tray(img, float(np.median([t.size for t in truth])))
+
+    # Two readings agree: the classifier's value and the classical pips counted at its place.
+    r = read_throw(img, expect=3, area=area)
+    assert sorted(r.values) == [2, 4, 6]
+    assert r.sure and Reason.LEARNED_ONLY not in r.reasons
+
+
+def test_in_a_calibrated_tray_a_die_found_whose_pips_say_otherwise_is_not_sure(monkeypatch, classical_misses_a_die):
+    img, truth = render_throw([2, 4, 6], seed=5, style=STYLE)
+    area = _whole_tray(img, float(np.median([t.size for t in truth])))
+    missed = min(truth, key=lambda t: t.center)  # the classical passes miss the leftmost die
+    wrong = 5 if missed.value != 5 else 3
+
+    def finds_it_wrongly(image, side, **k):
+        x, y = missed.center
+        return [(x - 2.0, y - 2.0, wrong, 0.99, side)]
+
+    monkeypatch.setattr(facenet, "find_dice", finds_it_wrongly)
+    r = read_throw(img, expect=3, area=area)
+    assert wrong in r.values and not r.sure
+    assert Reason.LEARNED_ONLY in r.reasons

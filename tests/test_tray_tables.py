@@ -99,3 +99,33 @@ def test_the_tray_of_a_rendered_scene_is_found_and_its_throw_never_read_surely_a
     assert _overlap(area.polygon, entry.get("tray_outline") or entry["tray_corners"], (frame.shape[1], frame.shape[0])) >= 0.85
     read = Reader().read(frame, area=area, expect=len(entry["values"]))
     assert sorted(read.values) == sorted(entry["values"]) or not read.sure
+
+
+def test_a_near_camera_shows_the_side_faces_turned_towards_it_with_their_pips():
+    from hardware.tray_table import draw_sides
+    from vision.diceset import PIP_LAYOUT
+
+    corners = [(120.0, 120.0), (80.0, 120.0), (80.0, 80.0), (120.0, 80.0)]  # a top face 40 px wide
+    img = np.full((200, 200, 3), 100.0, np.float32)
+    # The camera's foot lies up and to the left: the faces turned that way (left and top) show.
+    draw_sides(img, corners, (-12.0, -12.0), (30, 30, 30), (240, 240, 240), 3, np.random.default_rng(1), PIP_LAYOUT)
+    changed = np.abs(img - 100.0).sum(axis=2) > 1
+    assert changed[80:120, 68:80].mean() > 0.5 and changed[68:80, 80:120].mean() > 0.5
+    assert not changed[80:120, 121:].any() and not changed[121:, 80:120].any()
+    # Their pips: light marks on the dark side faces.
+    assert (img[68:120, 68:120, 0] > 150).any()
+    # Straight below the camera no side face shows.
+    flat = np.full((200, 200, 3), 100.0, np.float32)
+    draw_sides(flat, corners, (0.0, 0.0), (30, 30, 30), (240, 240, 240), 3, np.random.default_rng(1), PIP_LAYOUT)
+    assert (flat == 100.0).all()
+
+
+def test_a_near_camera_scene_is_read_as_a_game_reads_it():
+    style = RenderStyle(size=(1640, 1232), die_size=70, tray=(40, 80, 30), table="planks", tray_inset=0.15,
+                        camera_height=20.0, wall_shade=1.0, tilt=0.0, specks=0)
+    scene = TrayScene(seed=4, style=style)
+    area, warning = calibrate(scene.frame(scene.place([1, 2, 3, 4, 5, 6], touching=0)))
+    assert warning is None
+    values = [6, 5, 4, 3, 2]
+    r = Reader().read(scene.frame(scene.place(values)), area=area, expect=len(values))
+    assert not r.sure or sorted(r.values) == sorted(values)

@@ -165,7 +165,8 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
         return unexplained, foreign
 
     def by_pips(dice):
-        return add_pip_dice(dice, pip_dice(gray, dice, die_side, same_kind=True, config=config), config=config)
+        return add_pip_dice(dice, pip_dice(gray, dice, die_side, same_kind=True, calibrated=True, config=config),
+                            config=config)
 
     doubt = any(d.confidence < config.sure_confidence for d in dice) or (expect is not None and len(dice) != expect)
     if calibrated and doubt:

@@ -67,6 +67,10 @@ class FaceConfig:
     #: Two pips are a whole two (sure despite a loose outline) only this share of the calibrated side apart or
     #: more (a two's corners: about 0.7; a three's middle and corner: about 0.35). Raising it doubts more twos.
     two_apart: float = 0.5
+    #: With a calibrated side, a face whose farthest two pips lie more than this share of it apart is read,
+    #: never sure (a d6's opposite corners: about 0.7; a four and a near camera's side-face pips beside it,
+    #: a six's pattern whitened, about 0.9). Raising it doubts fewer faces.
+    pip_span: float = 0.85
     #: The widest circle inside a square face over its side; raising it makes ``Die.inner`` smaller.
     inscribed: float = 0.95
     #: The confidence shown for a face with a loose fit or seen as a side face (it is doubted).
@@ -84,7 +88,7 @@ class FaceConfig:
         _check(self, {"side_slant": (0.0, 1.0), "front_slant": (0.0, 1.0), "slant_error": (0.0, 1.0),
                       "top_pip_least": (0.0, 0.1), "pip_contrast": (1, 255), "inscribed": (0.5, 1.0),
                       "not_sure_most": (0.0, 1.0), "counted_off_centre": (0.0, 0.5), "counted_spread": (1.0, 4.0),
-                      "two_apart": (0.0, 1.5)})
+                      "two_apart": (0.0, 1.5), "pip_span": (0.3, 2.0)})
 
 
 @dataclass(frozen=True)
@@ -207,6 +211,13 @@ class LearnedConfig:
     find_value_next: float = 0.7
     #: A searched place is a die when the classifier gives it this die probability; raising it finds fewer.
     find_die: float = 0.98
+    #: In a calibrated tray, a die found with this probability or more whose classical pips say the same
+    #: value is sure (:func:`vision.learned._pips_confirm`); raising it confirms fewer (above 1: none).
+    confirm_found: float = 0.9
+    #: ... its pips counted within this many sides of the place found; raising it counts farther pips.
+    confirm_reach: float = 0.55
+    #: ... and no other pip of theirs lies within this many sides of their middle; raising it confirms fewer.
+    confirm_alone: float = 0.85
     #: A die found is read at these times the side searched, keeping the side surest of a die.
     find_sides: tuple[float, ...] = (1.0, 0.8, 1.25)
     #: Beyond this many places to look at, the scene is too busy to search; raising it searches busier scenes.
@@ -232,7 +243,9 @@ class LearnedConfig:
                       "rejudge_sure": unit, "rejudge_faint": unit, "rejudge_sides": (0.5, 3.0),
                       "confirm_sure": unit, "confirm_slanted": unit, "confirm_own_size": (0.1, 10.0),
                       "veto_share": unit, "vetoed_most": unit, "find_value": unit, "find_value_next": unit,
-                      "find_die": unit, "find_sides": (0.3, 3.0), "most_crops": (1, 10**6), "search_density": unit,
+                      "find_die": unit, "confirm_found": (0.0, 1.01), "confirm_reach": (0.3, 1.0),
+                      "confirm_alone": (0.3, 2.0), "find_sides": (0.3, 3.0), "most_crops": (1, 10**6),
+                      "search_density": unit,
                       "found_apart": (0.0, 3.0), "on_table": unit, "table_near": (0.0, 255.0),
                       "table_shade_l": (0.0, 255.0), "table_shade_chroma": (0.0, 255.0)})
 

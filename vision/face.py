@@ -161,6 +161,10 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
             if layout < weight:
                 layout = max(layout, weight * _pattern_fit(np.array([[p[0], p[1]] for p in pips])))
         conf *= 0.5 + 0.5 * layout
+        if calibrated and known_side and len(pips) >= 2 and _span(pips) > config.faces.pip_span * known_side:
+            # Pips spread wider than a face (a four with a side face's two beside it): never sure.
+            conf = min(conf, config.faces.not_sure_most)
+            doubts.append(Doubt.LOOSE_FIT)
         if 2 <= len(pips) <= 4 and not whole and layout < 0.9:
             # Pips that may be part of a larger face (a pip in a place they
             # leave free, two rows of a six), in an outline they fit only
@@ -205,6 +209,12 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
         inner=round(min(inner, side), 1),
         die=die,
     )
+
+
+def _span(pips) -> float:
+    """The distance, px, between the farthest two of ``pips`` (``(x, y, ...)`` px)."""
+    pts = np.array([p[:2] for p in pips], np.float64)
+    return float(np.hypot(*(pts[:, None, :] - pts[None, :, :]).transpose(2, 0, 1)).max())
 
 
 def _die_of(lab, labels, pips, face, dice: DiceSet, config: ReaderConfig) -> tuple[str | None, float]:

@@ -1,7 +1,9 @@
 """Stage 5, the learned second look: the face classifier
 (:mod:`vision.facenet`) confirms weak dice, rereads or drops them, vetoes a
 sure die whose value it all but rules out, and looks for dice the classical
-passes missed. A die it alone finds or reads otherwise is never sure.
+passes missed. A die it alone reads otherwise is never sure; a die it alone
+finds is sure only in a calibrated tray, where the classical pips at its
+place, counted and laid out, say the same value (:func:`vision.pipfirst.pips_confirm`).
 """
 
 from __future__ import annotations
@@ -150,7 +152,7 @@ def _clear_of_edge(x: float, y: float, side: float, w: int, h: int) -> bool:
 
 def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int, oy: int,
                   value_share: float, memo: dict | None = None, *, config: ReaderConfig = DEFAULT,
-                  net=None) -> list[Die]:
+                  net=None, confirm=None) -> list[Die]:
     """Dice the learned classifier (:func:`vision.facenet.find_dice`) finds
     away from ``dice``, dice of ``side`` px whose likeliest value has at
     least ``value_share`` of the die probability (see
@@ -161,7 +163,12 @@ def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int
     confidence at most ``config.learned.most``. Without an area the picture's
     edge cuts dice, and a die found closer to it than 0.6 of the side it was
     read at (:func:`_clear_of_edge`) is no die wholly in the picture, so no part of the throw read (as with
-    the classical passes)."""
+    the classical passes). ``confirm`` (in a calibrated tray, where ``side`` is the measured die's):
+    ``confirm(image, x, y, side, value)`` gives the pips ``((x, y), ...)`` px the classical pip test
+    reads there as ``value``, or None (:func:`vision.pipfirst.pips_confirm`); a die the classifier
+    gives ``config.learned.confirm_found`` or more that it confirms keeps the classifier's
+    confidence and no doubt: two independent readings agree (a die whose body is the felt's colour, or whose side faces spoil
+    its outline, shows no face to the classical passes but its pips)."""
     from vision.facenet import find_dice
 
     h, w = image.shape[:2]
@@ -176,7 +183,14 @@ def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int
         if poly is None and not _clear_of_edge(x, y, at, w, h):
             continue
         cx, cy, r = x + ox, y + oy, at / 2
+        pips = confirm(image, x, y, at, v) if confirm and p >= config.learned.confirm_found else None
+        if pips:
+            out.append(Die(value=v, center=(cx, cy), size=at,
+                           corners=((cx - r, cy - r), (cx + r, cy - r), (cx + r, cy + r), (cx - r, cy + r)),
+                           confidence=round(p, 3), pips=tuple((px + ox, py + oy) for px, py in pips)))
+            continue
         out.append(Die(value=v, center=(cx, cy), size=at,
                        corners=((cx - r, cy - r), (cx + r, cy - r), (cx + r, cy + r), (cx - r, cy + r)),
                        confidence=round(min(config.learned.most, p), 3), doubts=(Doubt.LEARNED,)))
     return out
+

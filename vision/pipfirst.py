@@ -30,11 +30,11 @@ from .dice import (
     _read_size,
 )
 from .diceset import PIP_LAYOUT
-from .face import _free_places_empty, _pattern_fit
+from .face import _free_places_empty, _pattern_fit, _span
 from .learned import _clear_of_edge
 from .reasons import Doubt
 
-__all__ = ["add_pip_dice", "pip_dice", "pip_scale"]
+__all__ = ["add_pip_dice", "pip_dice", "pip_scale", "pips_confirm"]
 
 
 
@@ -118,7 +118,7 @@ def _round_spots(resp: np.ndarray, min_area: float, max_area: float, roundness: 
 
 
 def pip_dice(gray: np.ndarray, dice: list[Die], side: float, *, same_kind: bool = False,
-             config: ReaderConfig = DEFAULT) -> list[Die]:
+             calibrated: bool = False, config: ReaderConfig = DEFAULT) -> list[Die]:
     """Dice found from their pips alone, where no die was read.
 
     ``gray``: the working image's lightness (``H×W uint8``); ``dice``: the
@@ -141,7 +141,9 @@ def pip_dice(gray: np.ndarray, dice: list[Die], side: float, *, same_kind: bool 
     lies wholly inside the picture and holds no other pip
     (``config.pips.one_most``). ``same_kind``: the dice are all of one
     kind (a calibrated set): when the sure dice read all have dark pips (or
-    all light), only pips of that kind are looked for.
+    all light), only pips of that kind are looked for. ``calibrated``: ``side``
+    was measured at calibration; then pips spread wider than such a face
+    (``config.faces.pip_span``) are never sure.
     """
     h, w = gray.shape
     blocking = [d for d in dice if d.confidence >= config.pips.blocking]
@@ -174,7 +176,7 @@ def pip_dice(gray: np.ndarray, dice: list[Die], side: float, *, same_kind: bool 
         for g in groups:
             if 2 <= len(g) <= 8:  # more: a patch of lettering or a keyboard, not a die
                 found.extend(_pip_group_dice(pips[g], gray, (pip_mask, resp), side, blocking + found,
-                                             config=config))
+                                             calibrated=calibrated, config=config))
         if dark:
             # A one seen at an angle has its side faces' pips just beyond its
             # face's edge: any dark pip left may be a one.
@@ -198,7 +200,8 @@ def pip_dice(gray: np.ndarray, dice: list[Die], side: float, *, same_kind: bool 
             for _, i, j in pairs:
                 if i in taken or j in taken:
                     continue
-                d = _pip_group_die(pips[[i, j]], gray, (pip_mask, resp), side, blocking + found, config=config)
+                d = _pip_group_die(pips[[i, j]], gray, (pip_mask, resp), side, blocking + found,
+                                   calibrated=calibrated, config=config)
                 if d is not None:
                     found.append(d)
                     taken |= {i, j}
@@ -224,7 +227,7 @@ def _pip_kinds(gray: np.ndarray, dice: list[Die]) -> set[bool]:
 
 
 def _pip_group_dice(pips: np.ndarray, gray: np.ndarray, marks: tuple[np.ndarray, np.ndarray], side: float,
-                    blocking: list[Die], *, config: ReaderConfig = DEFAULT) -> list[Die]:
+                    blocking: list[Die], *, calibrated: bool = False, config: ReaderConfig = DEFAULT) -> list[Die]:
     """The dice in one group of linked pips (``N×6``, as :func:`_round_spots` gives them).
 
     The whole group is tried first (:func:`_pip_group_die`). When it makes
@@ -237,13 +240,13 @@ def _pip_group_dice(pips: np.ndarray, gray: np.ndarray, marks: tuple[np.ndarray,
     n = len(pips)
     if n < 2:
         return []
-    whole = _pip_group_die(pips, gray, marks, side, blocking, config=config) if n <= 6 else None
+    whole = _pip_group_die(pips, gray, marks, side, blocking, calibrated=calibrated, config=config) if n <= 6 else None
     if whole is not None or n == 2:
         return [whole] if whole is not None else []
     best = None
     for k in range(min(6, n - 1), 1, -1):
         for part in itertools.combinations(range(n), k):
-            d = _pip_group_die(pips[list(part)], gray, marks, side, blocking, config=config)
+            d = _pip_group_die(pips[list(part)], gray, marks, side, blocking, calibrated=calibrated, config=config)
             if d is not None and (best is None or d.confidence > best.confidence):
                 best = d
         if best is not None:
@@ -251,7 +254,8 @@ def _pip_group_dice(pips: np.ndarray, gray: np.ndarray, marks: tuple[np.ndarray,
     if best is None:
         return []
     rest = pips[np.linalg.norm(pips[:, :2] - np.array(best.center), axis=1) > 0.9 * side]
-    return [best] + _pip_group_dice(rest, gray, marks, side, blocking + [best], config=config)
+    return [best] + _pip_group_dice(rest, gray, marks, side, blocking + [best], calibrated=calibrated,
+                                    config=config)
 
 
 def _linked(adjacent: np.ndarray) -> list[list[int]]:
@@ -351,7 +355,7 @@ def _pip_squash(pips: np.ndarray) -> np.ndarray | None:
 
 
 def _pip_group_die(pips: np.ndarray, gray: np.ndarray, marks: tuple[np.ndarray, np.ndarray], side: float,
-                   blocking: list[Die], *, config: ReaderConfig = DEFAULT) -> Die | None:
+                   blocking: list[Die], *, calibrated: bool = False, config: ReaderConfig = DEFAULT) -> Die | None:
     """A die from a group of 2-6 pips (``N×6``: ``x, y, area`` in px and px²,
     and their shapes ``xx, xy, yy``, see :func:`_round_spots`), or None.
 
@@ -412,7 +416,10 @@ def _pip_group_die(pips: np.ndarray, gray: np.ndarray, marks: tuple[np.ndarray, 
             return None
     slant = 1.0 if squash is None else _slant(pips[:, 3:6].mean(axis=0))
     front = slant < config.pips.front_slant and _under_a_face(mid, size, marks[0], blocking, config=config)
-    sure = conf >= config.pips.sure and slant >= config.faces.side_slant and not front
+    # Pips spread wider than a face of the side looked for (a four and a near camera's side-face pips
+    # beside it) are never sure: ``config.faces.pip_span``.
+    wide = calibrated and _span(pts) > config.faces.pip_span * side
+    sure = conf >= config.pips.sure and slant >= config.faces.side_slant and not front and not wide
     return _pip_die(n, mid, size, conf if sure else min(config.pips.most, conf), pts, slant,
                     doubts=((FRONT_FACE,) if front else ()) + (() if sure else (Doubt.PIPS_ONLY,)))
 
@@ -558,3 +565,50 @@ def add_pip_dice(dice: list[Die], found: list[Die], *, config: ReaderConfig = DE
     found = [e for e in found
              if not any((near(d, e) and d.confidence >= e.confidence) or front_face(d, e) for d in dice)]
     return [d for d in dice if not any(near(d, e) for e in found)] + found
+
+
+def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
+                  config: ReaderConfig = DEFAULT) -> tuple | None:
+    """The pips of a die of ``value`` round ``(x, y)`` px of ``image`` (``H×W×3 uint8 BGR``) as the
+    classical pip test sees them, ``((x, y), ...)`` px, or None when they do not say ``value``.
+
+    Pips are round spots of a black-hat (dark pips) or top-hat (light pips) of 0.45 ``side``
+    (:func:`_round_spots`, the pip-first stage's test) whose centres lie within
+    ``config.learned.confirm_reach`` side of ``(x, y)`` (a found die's place is on a grid of a
+    quarter side). They say ``value`` when there are exactly that many, of one size (areas within a
+    factor 2.5), in that face's pattern (:func:`vision.face._pattern_fit` at least 0.9), their middle
+    within 0.3 side of ``(x, y)``, and, for two or more, the farthest 0.25-0.5 side from their middle
+    (a face's corners, not a pip cluster or the pips of two dice); a one lies within 0.25 side of
+    ``(x, y)``; and no other spot of their size lies within ``config.learned.confirm_alone`` side of
+    their middle (a two's other pip beside a one on a die the felt's colour)."""
+    h, w = image.shape[:2]
+    r = int(side * 1.3) + 2
+    x0, y0 = max(0, int(x) - r), max(0, int(y) - r)
+    x1, y1 = min(w, int(x) + r + 1), min(h, int(y) + r + 1)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return None
+    grey = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+    cx, cy = x - x0, y - y0
+    kernel = _rect(0.45 * side)
+    for op in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):
+        resp = cv2.morphologyEx(grey, op, kernel)
+        spots = _round_spots(resp, config.faces.top_pip_least * side * side, 0.08 * side * side, 0.5,
+                             config=config)
+        near = np.array([s[:3] for s in spots if np.hypot(s[0] - cx, s[1] - cy) <= config.learned.confirm_reach * side])
+        if len(near) != value:
+            continue
+        if near[:, 2].max() > 2.5 * near[:, 2].min():
+            continue
+        mid = near[:, :2].mean(axis=0)
+        if np.hypot(mid[0] - cx, mid[1] - cy) > (0.25 if value == 1 else 0.3) * side:
+            continue
+        if value >= 2:
+            far = float(np.hypot(*(near[:, :2] - mid).T).max()) / side
+            if not 0.25 <= far <= 0.5 or _pattern_fit(near[:, :2]) < 0.9:
+                continue
+        # No other pip of their size round them (a two's other pip, a larger face's): the face is whole.
+        like = [s for s in spots if 0.4 <= s[2] / float(np.median(near[:, 2])) <= 2.5]
+        if sum(np.hypot(s[0] - mid[0], s[1] - mid[1]) <= config.learned.confirm_alone * side for s in like) != value:
+            continue
+        return tuple((float(px + x0), float(py + y0)) for px, py in near[:, :2])
+    return None
