@@ -125,10 +125,27 @@ class BoardConfig:
     #: The longest a die's outline may be against its width; raising it accepts slanted or clipped
     #: dice, and more things that are none.
     square_aspect: float = 1.3
+    #: The shortest straight segment taken as part of a board's side, as a share of the frame's longer
+    #: side; raising it ignores short edges (faster, but a side broken by dice may be missed).
+    min_side: float = 0.03
+    #: How many of the longest straight lines are paired as a board's two sides; raising it finds a
+    #: board among more lines (a grained table) at more cost.
+    max_lines: int = 45
+    #: The board's width as shares of the frame's longer side (a camera 25-65 cm above); widening it
+    #: finds boards nearer or farther, and more strips that are none.
+    width_range: tuple = (0.022, 0.11)
+    #: How far (Lab units) a field's colour may lie from the board's and still be the board (and how
+    #: far the table round it must); raising it takes a mottled board, and more cloths, for a board.
+    field_colour: float = 22.0
+    #: How many of the nine fields must show the board's colour (the rest may hold dice); raising it
+    #: refuses more strips, and boards with three dice on them.
+    min_fields: int = 6
 
     def __post_init__(self):
         _check(self, {"res": (32, 200), "die": (0.4, 1.0), "pip_contrast": (10.0, 120.0),
-                      "line_margin": (0.0, 0.49), "square_area": (0.05, 4.0), "square_aspect": (1.0, 3.0)})
+                      "line_margin": (0.0, 0.49), "square_area": (0.05, 4.0), "square_aspect": (1.0, 3.0),
+                      "min_side": (0.005, 0.5), "max_lines": (4, 400), "width_range": (0.005, 0.5),
+                      "field_colour": (2.0, 100.0), "min_fields": (3, 9)})
         lo, hi = self.square_area if len(self.square_area) == 2 else (1.0, 1.0)
         if len(self.square_area) != 2 or not lo < 1 < hi:
             raise ConfigError(f"square_area must be (low, high) around 1, got {self.square_area!r}")
