@@ -30,7 +30,7 @@ import numpy as np
 
 from vision.diceset import MIWIN_LAYOUT, MIWIN_LAYOUT_ALT, PIP_LAYOUT
 
-__all__ = ["FennScene", "PIP_BGR", "FOCAL"]
+__all__ = ["FennScene", "PIP_BGR", "FOCAL", "TABLES"]
 
 #: Pip colours (BGR) by die.
 PIP_BGR = {"blue": (190, 85, 25), "red": (35, 35, 195), "black": (28, 28, 30)}
@@ -39,7 +39,7 @@ FOCAL = 0.826
 
 _LEATHER = {"dark brown": (35, 55, 85), "tan": (70, 125, 175), "black": (32, 30, 30), "burgundy": (45, 30, 100)}
 _WOOD = (110, 160, 205)
-_TABLES = ("light wood", "dark wood", "planks", "checked cloth", "striped cloth", "felt", "plain")
+TABLES = _TABLES = ("light wood", "dark wood", "planks", "checked cloth", "striped cloth", "felt", "plain")
 
 
 def _col(rng, base, spread=12):
@@ -52,17 +52,25 @@ class FennScene:
 
     ``size``: the frame ``(width, height)`` px (1640×1232, the Pi camera's
     binned mode). ``layout``: ``"fenn"`` (fenn.md's 7, 8, 9), ``"alt"`` (another)
-    or None (drawn from the seed). Attributes a test may read: ``table``,
-    ``board_kind`` (short words), ``unit`` (frame px per field, about).
+    or None (drawn from the seed). ``table`` (one of :data:`TABLES`) and
+    ``board`` (``"dark brown"``, ``"tan"``, ``"black"``, ``"burgundy"``
+    leather or ``"light wood"``) fix those; None draws them from the seed.
+    Attributes a test may read: ``table``, ``board_kind``, ``unit`` (frame px
+    per field, about), ``clutter``.
     """
 
-    def __init__(self, *, seed: int | None = None, size: tuple[int, int] = (1640, 1232), layout: str | None = None):
+    def __init__(self, *, seed: int | None = None, size: tuple[int, int] = (1640, 1232), layout: str | None = None,
+                 table: str | None = None, board: str | None = None):
         rng = np.random.default_rng(seed)
         self.rng, self.size, self.seed = rng, size, seed
         w, h = size
         self.layout = layout or ("alt" if rng.random() < 0.35 else "fenn")
         self.table = str(rng.choice(_TABLES))
         kind = str(rng.choice(list(_LEATHER) + ["light wood"], p=[0.2, 0.2, 0.2, 0.2, 0.2]))
+        if table is not None or board is not None:
+            if table not in (None, *_TABLES) or board not in (None, *_LEATHER, "light wood"):
+                raise ValueError(f"no such table or board: {table!r}, {board!r}")
+            self.table, kind = table or self.table, board or kind
         self.board_kind = kind
         self.board_bgr = _col(rng, _LEATHER.get(kind, _WOOD), 14)
         self.thick = float(rng.uniform(0.12, 0.2))  # 3-5 mm in fields

@@ -125,7 +125,6 @@ def _best_in_strip(img, valid, config: BoardConfig, q=_Q):
     top = gy[int(0.6 * q) - 3:int(0.6 * q) + 3].max(axis=0)
     bottom = gy[int(1.6 * q) - 3:int(1.6 * q) + 3].max(axis=0)
     sides = cv2.blur(np.minimum(top, bottom)[None].astype(np.float32), (5, 1))[0]
-    col = np.median(inside, axis=0)  # the colour along the strip (median across)
     above = np.median(img[int(0.1 * q):int(0.45 * q)], axis=0)
     below = np.median(img[int(1.75 * q):int(2.1 * q)], axis=0)
     n = len(G)

@@ -91,6 +91,9 @@ class FennReason(str, enum.Enum):
     HARD_TO_READ = "hard_to_read"
     #: Something else is over the board (a hand).
     FOREIGN = "foreign"
+    #: A die that is none of the game's lies on the table (a stray d6): left out of the read. A note,
+    #: not a doubt: a read with only this reason is sure.
+    STRAY_DIE = "stray_die"
 
     def __str__(self) -> str:
         return self.value
