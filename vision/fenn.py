@@ -256,8 +256,10 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
     for t in sorted(seen, key=unlike):
         d, _f, x, y, _s, on = t
         mine = [e for e in found if e.colour == d.colour and d.colour is not None]
-        if not on and (unlike(t) > 1 or d.colour in ("blue", "red", "black") and mine and unlike(t) > 0.5):
+        if not on and (unlike(t) > 1 or d.colour in ("blue", "red", "black") and mine):
             strays.append(replace(d, colour=None, field=None))  # a stray d6 (or a second, less like the set)
+            if unlike(t) <= 1:
+                reasons.add(FennReason.COLOURS)  # as like the set as the one taken: which is the game's?
             continue
         on_board = 0 <= y <= 1 and 0 <= x < 9
         found.append(replace(d, field=int(x) + 1 if on_board else None))

@@ -126,6 +126,7 @@ def _square(lab, pipmask, edges, pts, c, side, config: BoardConfig):
     free = (edges[y0:y1, x0:x1] == 0).astype(np.uint8)
     at = (np.clip(pts[:, 1].astype(int) - y0, 0, y1 - y0 - 1), np.clip(pts[:, 0].astype(int) - x0, 0, x1 - x0 - 1))
     lo = (config.stray_size[0] * 0.85) ** 2
+    rect = None
     for tol in (1.0, 0.7, 0.5):  # tighter until the face stands alone (a table or side of its colour)
         same = ((dist < config.body_colour * tol).astype(np.uint8) | pips_in) & free
         same = cv2.morphologyEx(same, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -137,19 +138,25 @@ def _square(lab, pipmask, edges, pts, c, side, config: BoardConfig):
         region = (labels == int(np.bincount(on).argmax())).astype(np.uint8)
         cnts, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         hull = cv2.convexHull(max(cnts, key=cv2.contourArea))
-        rect = cv2.minAreaRect(hull)
-        rw, rh = rect[1]
-        if rw * rh > 2.0 * side * side:
+        r = cv2.minAreaRect(hull)
+        rw, rh = r[1]
+        if rw * rh > 2.3 * side * side:
             continue  # ran into the table: tighter
-        if rw * rh < lo * side * side or max(rw, rh) > config.square_aspect * min(rw, rh):
-            return None
-        if cv2.contourArea(hull) < 0.8 * rw * rh:
-            return None
+        if rw * rh >= lo * side * side and max(rw, rh) <= config.square_aspect * min(rw, rh) and \
+                cv2.contourArea(hull) >= 0.75 * rw * rh:
+            rect = r
         break
-    else:
-        return None
+    if rect is None:
+        if len(pts) < 3:
+            return None
+        # The face's outline not seen whole (a shadow across it, a side of its colour): the square of
+        # the die's size round its pips, turned as they are (three or more pips fix both).
+        pr = cv2.minAreaRect(np.float32(pts - [x0, y0]))
+        if max(pr[1]) > 0.8 * side or max(pr[1]) < 0.3 * side:
+            return None
+        rect = (pr[0], (side, side), pr[2])
     box = cv2.boxPoints(((rect[0][0] + x0, rect[0][1] + y0), rect[1], rect[2]))
-    return box.astype(np.float64), float(np.sqrt(rw * rh)), tuple(float(v) for v in body)
+    return box.astype(np.float64), float(np.sqrt(rect[1][0] * rect[1][1])), tuple(float(v) for v in body)
 
 
 def camera_of(to_frame: np.ndarray, frame_size, focal: float):

@@ -166,15 +166,15 @@ def _fenn_scene(seed: int) -> dict:
     from vision.fenn import BoardError, find_board, read_fenn
 
     scene = FennScene(seed=seed)
-    try:
-        board = find_board(scene.frame(blue=None, red=None, black=None, seed=seed)[0])
+    try:  # calibrated as the players do: the dice set up for the start (F2)
+        board = find_board(scene.frame(blue=(1, 5), red=(9, 5), black=6, seed=seed, stray=False)[0])
     except BoardError:
         board = touched(scene, random.Random(seed))
     blue, red, black = random_position(random.Random(seed))
     frame, _ = scene.frame(blue=blue, red=red, black=black, seed=seed, hand="red" if seed % 10 == 3 else None)
     r = read_fenn(frame, board)
     return {"id": seed, "dice": [[d.colour, d.value, d.field] for d in r.dice], "sure": r.sure,
-            "reasons": [str(x) for x in r.reasons]}
+            "reasons": [str(x) for x in r.reasons], "strays": [d.value for d in r.strays]}
 
 
 def replay_output(path: str) -> dict:
