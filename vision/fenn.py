@@ -238,6 +238,15 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
                 np.linalg.norm(np.float64(f.body) - board_colour) < bc.field_colour:
             continue  # a field of the board with its number: a square of a die's size, the board's colour
         seen.append((d, f, x, y, f.side / local, on))
+    # Two squares overlapping are one die (its top face and a side face with pips seen at a slant):
+    # the surer read is kept.
+    seen.sort(key=lambda t: (-t[0].confidence, -t[1].side))
+    kept = []
+    for t in seen:
+        if all(np.hypot(*(t[1].box.mean(axis=0) - k[1].box.mean(axis=0))) >= 0.8 * max(t[1].side, k[1].side)
+               for k in kept):
+            kept.append(t)
+    seen = kept
     # The set's dice: their faces' colour and size from those on the board (blue, red), else the config.
     ref = [t for t in seen if t[5] and t[0].colour in ("blue", "red")]
     size = float(np.median([t[4] for t in ref])) if ref else bc.die
