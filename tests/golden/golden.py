@@ -18,9 +18,10 @@ Usage (from the project root)::
   shown as ``#``, and which two dice formed a target is not compared).
 - ``replay``: the replay scripts in ``tests/golden/scripts``, played as
   ``companion replay --json`` plays them (Durchmarsch and Fenn).
-- ``fenn``: 60 mock Fenn scenes (``hardware/fenn_scene.py``, seeds 0-59, the
-  dice at positions of random legal games), the board found on an empty frame
-  (or touched at its ends), read as the session reads them.
+- ``fenn``: 60 mock Fenn scenes (``hardware/fenn_scene.py``'s widened family,
+  seeds 0-59, the dice at positions of random legal games), the board found on
+  the start position of the same set-up (or touched at its ends), read as the
+  session reads them (with the stray dice reported).
 
 A read is kept as its values (left to right), whether it is sure, and its
 reasons as codes (:class:`vision.reasons.Reason` values). A change of any
