@@ -12,11 +12,16 @@ Families (issue 38: tune on one, report on the other):
   above, tilted up to 12°; light of a colour and direction; clutter; a stray
   d6 in one frame in four; the black die anywhere beside the board), the
   dice at positions of random legal games; one in ten has a hand moving a
-  die and one in twenty a die lifted (those must never be read surely).
-- ``renders`` (never tuned on): helper 38r's Blender Cycles renders, a
-  folder with ``labels.json`` (see RENDER_FORMAT: board_corners, dice, black,
-  still, hand, lifted, stray), by default ``$DICE_RENDERS/fenn`` or
-  ``~/.cache/dice-companion/renders/fenn``.
+  die and one in twenty a die held 0.6-1 field above its field (those must
+  never be read surely).
+- ``renders`` (never tuned on): the Blender Cycles renders of
+  benchmarks/blender_scenes.py, a folder with ``labels.json`` (docs/renders.md:
+  board_corners, dice, black, still, hand, lifted, stray, dice_set), by default
+  ``$DICE_RENDERS/fenn`` or ``~/.cache/dice-companion/renders/fenn``; each
+  scene read with its own dice set (the game's ``dice`` option). The
+  benchmark reads whatever scenes are there and prints their count.
+  ``--verbose`` prints a line per scene and way (exact or what was read, sure
+  or why it asks).
 
 Each scene is read twice: with the board **found** (mock: by calibration on
 the start position of the same set-up, dice on fields 1 and 9, as the players
@@ -54,7 +59,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from companion.fenn import BlackThrow, Fenn, Pass, Turn  # noqa: E402
 from hardware.fenn_scene import FennScene  # noqa: E402
-from vision.diceset import MIWIN  # noqa: E402
+from vision.diceset import DICE_SETS, MIWIN  # noqa: E402
 from vision.fenn import BoardArea, BoardError, find_board  # noqa: E402
 from vision.reader import Reader  # noqa: E402
 
@@ -155,13 +160,21 @@ HEADER = ("| board | scenes | read exactly | sure | sure but wrong | sure on sti
           "strays reported | median ms | × workload |\n|---|---|---|---|---|---|---|---|---|---|")
 
 
+def _say(scene: str, way: str, r, want, still: bool) -> None:
+    """One scene's line (``--verbose``): still or not, exact or what was read, sure or why it asks."""
+    got = [(d.colour, d.value, d.field) for d in r.dice]
+    print(f"{scene} {way}: {'still' if still else 'hand/lifted'}, "
+          f"{'exact' if got == want else f'read {got}, truth {want}'}, "
+          f"{'sure' if r.sure else 'asks: ' + ' '.join(str(x) for x in r.reasons)}")
+
+
 def _timed_workload(frame) -> float:
     t0 = time.perf_counter()
     workload(frame)
     return (time.perf_counter() - t0) * 1000
 
 
-def mock_scenes(n: int) -> None:
+def mock_scenes(n: int, verbose: bool = False) -> None:
     cv2.setNumThreads(1)
     rng = random.Random(7)
     reader = Reader(dice=MIWIN)  # the one pipeline, with Miwin's dice set
@@ -182,8 +195,11 @@ def mock_scenes(n: int) -> None:
         want = [(d["colour"], d["value"], d["field"]) for d in truth if d["colour"] != "stray"]
         strays = sum(d["colour"] == "stray" for d in truth)
         w = _timed_workload(frame)
-        for tally, b in ((found, board), (calibrated, true_board)):
-            tally.add(reader.read_board(frame, b), want, trouble is None, strays, w)
+        for name, tally, b in (("found", found, board), ("calibrated", calibrated, true_board)):
+            r = reader.read_board(frame, b)
+            tally.add(r, want, trouble is None, strays, w)
+            if verbose:
+                _say(f"mock {10_000 + i} ({trouble or 'still'})", name, r, want, trouble is None)
     print(f"mock family (tuned on): {n} scenes; the board found by calibration on the start position in "
           f"{n - not_found}, touched at its two ends in {not_found}")
     print(HEADER)
@@ -192,8 +208,9 @@ def mock_scenes(n: int) -> None:
 
 
 def _render_dir(kind: str) -> str:
-    base = os.environ.get("DICE_RENDERS") or os.path.expanduser("~/.cache/dice-companion/renders")
-    return os.path.join(base, kind)
+    from benchmarks.blender_scenes import DEFAULT_OUT  # the renders' cache, named once
+
+    return os.path.join(DEFAULT_OUT, kind)
 
 
 def _want(label) -> list:
@@ -204,15 +221,16 @@ def _want(label) -> list:
     return out
 
 
-def render_scenes(folder: str) -> None:
+def render_scenes(folder: str, verbose: bool = False) -> None:
     from vision.reader import load_image
 
     cv2.setNumThreads(1)
     with open(os.path.join(folder, "labels.json"), encoding="utf-8") as f:
         labels = json.load(f)
-    reader = Reader(dice=MIWIN)
+    readers = {name: Reader(dice=DICE_SETS[name]) for name in ("miwin", "wikipedia")}  # the game's dice option
     found, calibrated, not_found = Tally(), Tally(), 0
     for label in labels:
+        reader = readers[label.get("dice_set", "miwin")]
         frame = load_image(os.path.join(folder, label["image"]))
         size = (frame.shape[1], frame.shape[0])
         try:
@@ -223,8 +241,11 @@ def render_scenes(folder: str) -> None:
         true_board = BoardArea(tuple(map(tuple, label["board_corners"])), size)
         still = bool(label.get("still", True))
         w = _timed_workload(frame)
-        for tally, b in ((found, board), (calibrated, true_board)):
-            tally.add(reader.read_board(frame, b), _want(label), still, len(label.get("stray") or []), w)
+        for name, tally, b in (("found", found, board), ("calibrated", calibrated, true_board)):
+            r = reader.read_board(frame, b)
+            tally.add(r, _want(label), still, len(label.get("stray") or []), w)
+            if verbose:
+                _say(label["image"], name, r, _want(label), still)
     print(f"Blender family (never tuned on): {len(labels)} scenes from {folder}; the board found in "
           f"{len(labels) - not_found}, touched at its two ends in {not_found}")
     print(HEADER)
@@ -232,17 +253,19 @@ def render_scenes(folder: str) -> None:
     print(calibrated.row("calibrated"))
 
 
-def referee(frames, board) -> tuple:
+def referee(frames, board, options: dict | None = None, log=None) -> tuple:
     """Referee one game through the session as the app does. ``frames``: ``(frame or None, event)`` in
-    play order (a pass is tapped, no frame). Returns ``(right end, taken, asked, wrong, read)``."""
+    play order (a pass is tapped, no frame); ``options``: the game's settings (e.g. ``{"dice":
+    "wikipedia"}``); ``log``: called with ``(index, event, outcome)`` per frame read. Returns ``(right end,
+    taken, asked, wrong, read)``."""
     from companion.session import ASKED, SCORED, GameSession
     from companion.storage import Store
 
     taken = asked = wrong = turns = 0
     with tempfile.TemporaryDirectory() as tmp:
         s = GameSession(Store(tmp), board=board)
-        s.start(["Anna", "Ben"], first=0, game="fenn")
-        ref = Fenn(["Anna", "Ben"])
+        s.start(["Anna", "Ben"], first=0, game="fenn", options=options)
+        ref = Fenn(["Anna", "Ben"], **(options or {}))
         for frame, e in frames:
             ref.apply(e)
             if isinstance(e, Pass) or frame is None:
@@ -251,10 +274,14 @@ def referee(frames, board) -> tuple:
             before = s.game.to_dict()
             turns += 1
             got = s.take(s.read(frame), frame)
+            if log:
+                log(turns, e, got)
             if got == SCORED:
                 taken += 1
                 if s.game.to_dict() != ref.to_dict():
                     wrong += 1
+                    s.undo()  # the players see the wrong turn on the screen and take it back
+                    s.apply(e)
             elif got == ASKED:
                 asked += 1
                 s.apply(e)  # the players confirm the turn on the screen
@@ -309,11 +336,16 @@ def mock_games(n: int) -> None:
           f"{turns} turns and start throws read: {taken} taken at once, {asked} asked, {wrong} taken wrongly")
 
 
-def render_game(folder: str) -> None:
+def render_game(folder: str, verbose: bool = False) -> None:
     from vision.reader import load_image
 
     with open(os.path.join(folder, "labels.json"), encoding="utf-8") as f:
         labels = json.load(f)
+    options = {}
+    script = os.path.join(folder, "game.jsonl")
+    if os.path.exists(script):  # the replay script's first line: players and the game's settings
+        with open(script, encoding="utf-8") as f:
+            options = json.loads(f.readline()).get("options") or {}
     frames = []
     for label in labels:
         ev = label["event"]
@@ -333,7 +365,8 @@ def render_game(folder: str) -> None:
     except BoardError:
         board = _touched_corners(labels[0]["board_corners"], size)
         how = "touched at its ends"
-    right, taken, asked, wrong, turns = referee(frames, board)
+    log = (lambda i, e, got: print(f"  frame {i}: {e} -> {got}")) if verbose else None
+    right, taken, asked, wrong, turns = referee(frames, board, options, log)
     print(f"Blender game {os.path.basename(folder.rstrip('/'))}: {len(frames)} frames, the board {how}; "
           f"refereed to the right end: {right}; {turns} read: {taken} taken at once, {asked} asked, "
           f"{wrong} taken wrongly")
@@ -346,10 +379,11 @@ def main() -> int:
     ap.add_argument("--game-dir", help="renders: a game folder (fenn-game-<seed>)")
     ap.add_argument("--scenes", type=int, default=200)
     ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--verbose", action="store_true", help="a line per scene and way (exact, sure, reasons)")
     args = ap.parse_args()
     if args.family == "mock":
         if args.scenes:
-            mock_scenes(args.scenes)
+            mock_scenes(args.scenes, args.verbose)
         if args.games:
             mock_games(args.games)
         return 0
@@ -357,10 +391,10 @@ def main() -> int:
     if not os.path.exists(os.path.join(folder, "labels.json")):
         print(f"no renders in {folder} (benchmarks/blender_scenes.py makes them)", file=sys.stderr)
         return 2
-    render_scenes(folder)
+    render_scenes(folder, args.verbose)
     game = args.game_dir or _render_dir("fenn-game-1")
     if os.path.exists(os.path.join(game, "labels.json")):
-        render_game(game)
+        render_game(game, args.verbose)
     return 0
 
 

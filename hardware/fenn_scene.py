@@ -353,7 +353,7 @@ class FennScene:
         sq = [(X + c * dx - s * dy, Y + s * dx + c * dy) for dx, dy in
               ((-side / 2, -side / 2), (side / 2, -side / 2), (side / 2, side / 2), (-side / 2, side / 2))]
         if shadow:
-            self._shadow(img, sq, side, 0.5)
+            self._shadow(img, sq, side + max(0.0, stand - self.thick), 0.5)
         bottom = [self._seen_at(x, y, stand) for x, y in sq]
         top = [self._seen_at(x, y, stand + side) for x, y in sq]
         hull = cv2.convexHull(np.array([self._px(*p) for p in bottom + top], np.float32))
@@ -376,7 +376,7 @@ class FennScene:
         """The frame with the blue and red dice at ``(field, top)`` and the black
         die showing ``black`` somewhere beside the board (None: not there). ``hand``: a
         die's colour a hand is moving (over it, the die between fields), or
-        None. ``lifted``: a die's colour that is off the table. ``stray``: a
+        None. ``lifted``: a die's colour that is held above its field (0.6-1 field up). ``stray``: a
         stray d6 on the table (None: drawn from ``seed``, one frame in four).
         Returns the frame (``H×W×3 uint8 BGR``) and the truth: one dict per die
         seen (``colour`` blue, red, black or ``"stray"``, ``value``, ``field`` or
@@ -390,7 +390,7 @@ class FennScene:
         side = self.die
         slack = max(0.0, (1 - side) / 2) + 0.08  # off the middle, up to a little overhang
         for colour, at in (("blue", blue), ("red", red)):
-            if at is None or colour == lifted:
+            if at is None:
                 continue
             field, top = at
             x = field - 0.5 + rng.uniform(-min(slack, 0.2), min(slack, 0.2))
@@ -398,8 +398,10 @@ class FennScene:
             if colour == hand:
                 x = field - 0.5 + rng.choice([-0.5, 0.5])  # mid-move: between two fields
             X, Y = self._board_world(x, y)
+            # A lifted die is held 15-25 mm above its field (0.6-1 field): nearer the camera, its shadow apart.
+            lift = rng.uniform(0.6, 1.0) if colour == lifted else 0.0
             mid = self._die(img, X, Y, self.angle + rng.uniform(-0.3, 0.3), side * rng.uniform(0.98, 1.02), top,
-                            self.pips[colour], _col(rng, self.body, 6), layout, stand=self.thick)
+                            self.pips[colour], _col(rng, self.body, 6), layout, stand=self.thick + lift)
             truth.append({"colour": colour, "value": top, "field": field,
                           "center": [round(v, 1) for v in self._world_to_frame(*mid)]})
             if colour == hand:
@@ -456,6 +458,8 @@ class FennScene:
         gain = cv2.resize(lo + (hi - lo) * np.clip(t, 0, 1), (w, h), interpolation=cv2.INTER_LINEAR)
         out = frame * gain[..., None].astype(np.float32) * self.light_bgr.astype(np.float32)
         noise = np.empty((h, w, 3), np.float32)
+        # OpenCV's one global generator, seeded from the frame's own: the same frame whatever ran before.
+        cv2.setRNGSeed(int(rng.integers(2**31)))
         cv2.randn(noise, 0, self.noise)
         out = cv2.add(out.astype(np.float32), noise)
         out = np.clip(out, 0, 255).astype(np.uint8)

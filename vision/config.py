@@ -155,6 +155,12 @@ class BoardConfig:
     #: The camera's focal length as a share of the frame's width (the Pi camera v2: 3.04 of 3.68 mm),
     #: to put a die's top face back over where it stands; raising it assumes a narrower view.
     focal: float = 0.826
+    #: How much wider a die's pips may spread than the other dice's (each put back to its height over the
+    #: board) before it is held up, in mid-move (:func:`vision.fenn.held_up`); raising it overlooks more.
+    held_up: float = 1.05
+    #: How far (share of their spacing) a counted 7-9's pips may lie from their mirror images through
+    #: their middle and still make a regular pattern; raising it is sure of more faces cut at an edge.
+    pip_symmetry: float = 0.3
     #: How far (Lab units) a part of the board away from the dice may lie from the board's colour
     #: before it is something over it (a hand, a cup); raising it overlooks more.
     foreign_colour: float = 34.0
@@ -168,7 +174,8 @@ class BoardConfig:
                       "min_side": (0.005, 0.5), "max_lines": (4, 400), "width_range": (0.005, 0.5),
                       "field_colour": (2.0, 100.0), "min_fields": (3, 9), "pip_depth": (2.0, 200.0),
                       "body_colour": (2.0, 120.0), "stray_size": (0.2, 1.0), "stray_body": (1.0, 200.0),
-                      "focal": (0.2, 5.0), "foreign_colour": (2.0, 200.0), "foreign_area": (0.01, 9.0)})
+                      "focal": (0.2, 5.0), "foreign_colour": (2.0, 200.0), "foreign_area": (0.01, 9.0),
+                      "held_up": (1.0, 2.0), "pip_symmetry": (0.05, 2.0)})
         lo, hi = self.square_area if len(self.square_area) == 2 else (1.0, 1.0)
         if len(self.square_area) != 2 or not lo < 1 < hi:
             raise ConfigError(f"square_area must be (low, high) around 1, got {self.square_area!r}")

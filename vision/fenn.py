@@ -38,14 +38,14 @@ import cv2
 import numpy as np
 
 from .config import DEFAULT, BoardConfig, ReaderConfig
-from .diceset import MIWIN, MIWIN_SWAPPED, DiceSet
+from .diceset import MIWIN, MIWIN_SWAPPED, PIP_LAYOUT, DiceSet
 from .face import _read_face as read_face
 from .fenn_board import find_strip
 from .fenn_dice import camera_of, find_dice, standing_at
 from .reasons import FennReason
 
 __all__ = ["BoardArea", "FennDie", "FennRead", "FennReason", "BoardError", "find_board", "read_fenn",
-           "BOARD_FILE"]
+           "held_up", "regular_pattern", "BOARD_FILE"]
 
 #: The stored board's file name in the data folder.
 BOARD_FILE = "board.json"
@@ -229,7 +229,7 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
     for f in find_dice(frame, unit, bc):
         mid = cv2.perspectiveTransform(np.float32([[f.box.mean(axis=0)]]), to_plane)[0, 0]
         local = _local_unit(to_frame, mid)
-        d = _read_face(frame, f.box, np.eye(3), 0, dice, config)
+        d, pips = _read_face(frame, f.box, np.eye(3), 0, dice, config)
         if d.value == 0:
             continue  # no pips read: no die
         x, y = standing_at((float(mid[0]), float(mid[1])), camera, f.side / local)
@@ -237,7 +237,7 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
         if on and d.colour not in ("blue", "red") and \
                 np.linalg.norm(np.float64(f.body) - board_colour) < bc.field_colour:
             continue  # a field of the board with its number: a square of a die's size, the board's colour
-        seen.append((d, f, x, y, f.side / local, on))
+        seen.append((d, f, x, y, f.side / local, on, pips))
     # Two squares overlapping are one die (its top face and a side face with pips seen at a slant):
     # the surer read is kept.
     seen.sort(key=lambda t: (-t[0].confidence, -t[1].side))
@@ -261,9 +261,9 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
             b = float(np.sqrt((dl / 3) ** 2 + da * da + db * db)) / bc.stray_body
         return max(b, bc.stray_size[1] * size / max(t[4], 1e-6))
 
-    found, strays = [], []
+    found, strays, spread = [], [], []
     for t in sorted(seen, key=unlike):
-        d, _f, x, y, _s, on = t
+        d, _f, x, y, _s, on, pips = t
         mine = [e for e in found if e.colour == d.colour and d.colour is not None]
         if not on and (unlike(t) > 1 or d.colour in ("blue", "red", "black") and mine):
             strays.append(replace(d, colour=None, field=None))  # a stray d6 (or a second, less like the set)
@@ -272,6 +272,8 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
             continue
         on_board = 0 <= y <= 1 and 0 <= x < 9
         found.append(replace(d, field=int(x) + 1 if on_board else None))
+        if d.confidence >= config.sure:  # a face misread (its pips spread unlike its value's) tells no height
+            spread.append((found[-1], pips, on_board))
         if d.colour == "black" and on_board or d.colour in ("blue", "red") and not on_board:
             reasons.add(FennReason.OFF_BOARD)
         if d.colour in ("blue", "red") and on_board and min(x % 1, 1 - x % 1) < bc.line_margin:
@@ -291,8 +293,9 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
         reasons.add(FennReason.COLOURS)
     if len(found) < 3:
         reasons.add(FennReason.MISSING_DIE)
-    if _something_over(plane, to_frame, [t[1] for t in seen], bc):
-        reasons.add(FennReason.FOREIGN)
+    if _something_over(plane, to_frame, [t[1] for t in seen], bc) or \
+            held_up(spread, to_plane, camera, size) > bc.held_up:
+        reasons.add(FennReason.FOREIGN)  # a hand, a cup over the board, or a die held up (in mid-move)
     wrong = [d for d in out if d.colour and not dice.carries(d.colour, d.value)]
     if wrong:
         reasons.add(FennReason.NOT_A_FACE)
@@ -302,6 +305,33 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
     ms = (time.perf_counter() - t0) * 1000
     return FennRead(tuple(out), tuple(sorted(reasons, key=lambda r: list(FennReason).index(r))), ms,
                     tuple(strays))
+
+
+def held_up(dice, to_plane, camera, size: float, thick: float = 0.16) -> float:
+    """How much nearer the camera than the others the highest die is: the spread of its pips on the
+    board's plane (``to_plane``: frame px → fields) against the other dice's, each put back to its own
+    height (a die's top face ``size`` fields above the board, ``thick`` more on the board: the camera
+    ``camera`` from :func:`vision.fenn_dice.camera_of` sees a face at height z larger by D / (D - z)).
+    ``dice``: ``(FennDie, pips N×2 frame px, on the board)``; only faces of 2-6 pips count (their
+    layout is documented, fenn.md). 1.0 when fewer than two dice can be compared; a die held a die's
+    height above the board (in mid-move) comes out about 1.05-1.1 (a camera 40 cm above)."""
+    if camera is None:
+        return 1.0
+    D = camera[1]
+    spans = []
+    for d, pips, on_board in dice:
+        if not 2 <= d.value <= 6 or len(pips) != d.value:
+            continue
+        ref = np.float64(PIP_LAYOUT[d.value])
+        q = cv2.perspectiveTransform(np.float32([pips]), to_plane)[0].astype(np.float64)
+        rms = np.sqrt(((q - q.mean(axis=0)) ** 2).sum(axis=1).mean())
+        rms_ref = np.sqrt(((ref - ref.mean(axis=0)) ** 2).sum(axis=1).mean())
+        z = size + (thick if on_board else 0.0)
+        spans.append(rms / rms_ref * (D - z) / D)
+    if len(spans) < 2:
+        return 1.0
+    spans.sort()
+    return spans[-1] / float(np.median(spans[:-1]))
 
 
 def _local_unit(to_frame, at) -> float:
@@ -349,10 +379,11 @@ _PATCH = 72
 _GROW = 1.25
 
 
-def _read_face(frame, box, back, R, dice: DiceSet, config: ReaderConfig) -> FennDie:
+def _read_face(frame, box, back, R, dice: DiceSet, config: ReaderConfig):
     """One die's face, straightened: the finder's part is its face and pips
     (the face's own colour from its middle, pips the marks unlike it inside
-    its outline); the reader's one face stage reads them with the dice set."""
+    its outline); the reader's one face stage reads them with the dice set.
+    Returns ``(FennDie, pips N×2 frame px)``."""
     mid = box.mean(axis=0)
     box = mid + (box - mid) * _GROW  # the whole face and some of the board around it
     corners = cv2.perspectiveTransform(np.float32([box]), back)[0]  # frame px
@@ -381,9 +412,28 @@ def _read_face(frame, box, back, R, dice: DiceSet, config: ReaderConfig) -> Fenn
     cx, cy = corners.mean(axis=0)
     size = float(np.mean([np.hypot(*(corners[i] - corners[(i + 1) % 4])) for i in range(4)])) / _GROW
     if die is None:
-        return FennDie(None, 0, (float(cx), float(cy)), size, None, 0.0)
+        return FennDie(None, 0, (float(cx), float(cy)), size, None, 0.0), np.zeros((0, 2))
     confidence = die.confidence if not die.doubts else min(die.confidence, config.faces.not_sure_most)
-    return FennDie(die.die, die.value, (float(cx), float(cy)), size, None, confidence)
+    pips = np.float64(die.pips).reshape(-1, 2)
+    if die.value > 6 and not regular_pattern(pips, config.board.pip_symmetry):
+        confidence = min(confidence, config.faces.not_sure_most)  # pips counted in no regular pattern
+    frame_pips = cv2.perspectiveTransform(np.float32([pips]), np.linalg.inv(M))[0] if len(pips) else pips
+    return FennDie(die.die, die.value, (float(cx), float(cy)), size, None, confidence), np.float64(frame_pips)
+
+
+def regular_pattern(pips: np.ndarray, tolerance: float) -> bool:
+    """Whether pips counted on a face (``N×2`` px, N ≥ 2) make a regular pattern: every pip's mirror
+    image through their middle lies on another pip, within ``tolerance`` of their spacing. Every
+    layout of fenn.md's 1-6 and of the 7-9 faces known (vision.diceset, the renders' third) is so; a
+    face cut by its outline found too small (a 9 whose one column is half lost: 7) is not."""
+    if len(pips) < 2:
+        return True
+    d = np.hypot(*(pips[:, None] - pips[None]).transpose(2, 0, 1))
+    np.fill_diagonal(d, np.inf)
+    step = float(np.median(d.min(axis=1)))
+    mirror = 2 * pips.mean(axis=0) - pips
+    miss = np.hypot(*(mirror[:, None] - pips[None]).transpose(2, 0, 1)).min(axis=1)
+    return bool(miss.max() <= tolerance * step)
 
 
 def load_board(path: str) -> BoardArea:
