@@ -60,7 +60,9 @@ def find_dice(frame: np.ndarray, unit: float, config: BoardConfig) -> list[Found
             if 0.35 * want <= a <= 2.5 * want and max(w, h) <= 1.8 * min(w, h) + 1 and a >= 0.45 * w * h:
                 keep.append(i)
         pts += list(cents[keep])
-        pipmask |= np.isin(labels, keep).astype(np.uint8)
+        lut = np.zeros(n, np.uint8)
+        lut[keep] = 1
+        pipmask |= lut[labels]
     if not pts:
         return []
     pts = np.array(pts)
