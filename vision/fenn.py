@@ -294,7 +294,7 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
     if len(found) < 3:
         reasons.add(FennReason.MISSING_DIE)
     if _something_over(plane, to_frame, [t[1] for t in seen], bc) or \
-            held_up(spread, to_plane, camera, size) > bc.held_up:
+            held_up(spread, _rigid(to_frame, (w, h), bc.focal), camera, size) > bc.held_up:
         reasons.add(FennReason.FOREIGN)  # a hand, a cup over the board, or a die held up (in mid-move)
     wrong = [d for d in out if d.colour and not dice.carries(d.colour, d.value)]
     if wrong:
@@ -332,6 +332,20 @@ def held_up(dice, to_plane, camera, size: float, thick: float = 0.16) -> float:
         return 1.0
     spans.sort()
     return spans[-1] / float(np.median(spans[:-1]))
+
+
+def _rigid(to_frame, frame_size, focal: float) -> np.ndarray:
+    """``to_plane`` (frame px → fields) of the pin-hole camera (focal length ``focal`` × the frame's
+    width) nearest the board's homography ``to_frame``: its two axes made square and of one length.
+    A board found a few pixels off bends the homography in ways no camera can see a flat board."""
+    w, h = frame_size
+    f = focal * w
+    K = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
+    A = np.linalg.inv(K) @ to_frame
+    lam = 2 / (np.linalg.norm(A[:, 0]) + np.linalg.norm(A[:, 1]))
+    u, _s, vt = np.linalg.svd(A[:, :2] * lam, full_matrices=False)
+    H = K @ np.column_stack([u @ vt, A[:, 2] * lam])
+    return np.linalg.inv(H)
 
 
 def _local_unit(to_frame, at) -> float:
