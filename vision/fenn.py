@@ -21,8 +21,9 @@ Example::
 
     >>> from hardware.fenn_scene import FennScene
     >>> scene = FennScene(seed=4)
-    >>> frame, _ = scene.frame(blue=(3, 7), red=(8, 1), black=6)
-    >>> board = find_board(frame)
+    >>> start, _ = scene.frame(blue=(1, 5), red=(9, 5), black=6, seed=1, stray=False)
+    >>> board = find_board(start)  # the players set up (F2), then calibrate
+    >>> frame, _ = scene.frame(blue=(3, 7), red=(8, 1), black=6, seed=2, stray=False)
     >>> r = read_fenn(frame, board)
     >>> r.sure, [(d.colour, d.value, d.field) for d in r.dice]
     (True, [('blue', 7, 3), ('red', 1, 8), ('black', 6, None)])
