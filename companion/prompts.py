@@ -117,6 +117,7 @@ def reason_text(reason: Reason | FennReason) -> str:
             FennReason.OFF_BOARD: _("a die lies off its place"),
             FennReason.HARD_TO_READ: _("a die is hard to read"),
             FennReason.FOREIGN: _("something is over the board"),
+            FennReason.STRAY_DIE: _("a die that is not one of the game's lies on the table (left out)"),
         }
         return board[reason]
     words = {

@@ -360,7 +360,8 @@ class FennTable:
         from vision.fenn import BoardError, find_board
 
         try:
-            return find_board(self._scene.frame(blue=None, red=None, black=None, seed=1)[0])
+            # calibrated as the players do: the dice set up for the start (F2: field 1 where blue stands)
+            return find_board(self._scene.frame(blue=(1, 5), red=(9, 5), black=6, seed=1, stray=False)[0])
         except BoardError:
             return None
 

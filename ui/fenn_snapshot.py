@@ -91,7 +91,7 @@ def fenn_script(app, report, *, save, enter_players, wait_for, players=("Anna", 
     # blue and red the other way round (F1); the screen says so and offers the switch.
     from hardware.fenn_scene import FennScene
 
-    frame, _ = FennScene(seed=9).frame(blue=(3, 1), red=(7, 2), black=6, seed=3)
+    frame, _ = FennScene(seed=5, table="felt", board="dark brown").frame(blue=(3, 1), red=(7, 2), black=6, seed=3)
     app.session.take(app.session.read(frame), frame)
     yield 0.6
     save("fenn-switch")

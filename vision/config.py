@@ -114,9 +114,9 @@ class BoardConfig:
 
     #: Plane pixels per field. Raising it reads smaller pips (more detail) but costs time with its square.
     res: int = 80
-    #: The die's side as a share of a field (the set's 2.5 cm dice on 2.5 cm fields); raising it expects
-    #: larger dice.
-    die: float = 0.78
+    #: The die's side as a share of a field (the set's 18-25 mm dice on 2.5 cm fields); raising it expects
+    #: larger dice (and finds smaller ones less).
+    die: float = 0.86
     #: How far (Lab units) a pip's colour lies from its face's; raising it ignores faint marks but may
     #: lose pips in dim light.
     pip_contrast: float = 42.0
@@ -129,10 +129,57 @@ class BoardConfig:
     #: The longest a die's outline may be against its width; raising it accepts slanted or clipped
     #: dice, and more things that are none.
     square_aspect: float = 1.3
+    #: The shortest straight segment taken as part of a board's side, as a share of the frame's longer
+    #: side; raising it ignores short edges (faster, but a side broken by dice may be missed).
+    min_side: float = 0.03
+    #: How many of the longest straight lines are paired as a board's two sides; raising it finds a
+    #: board among more lines (a grained table) at more cost.
+    max_lines: int = 45
+    #: The board's width as shares of the frame's longer side (a camera 25-65 cm above); widening it
+    #: finds boards nearer or farther, and more strips that are none.
+    width_range: tuple = (0.022, 0.11)
+    #: How far (Lab units) a field's colour may lie from the board's and still be the board (and how
+    #: far the table round it must); raising it takes a mottled board, and more cloths, for a board.
+    field_colour: float = 22.0
+    #: How many of the nine fields must show the board's colour (the rest may hold dice); raising it
+    #: refuses more strips, and boards with three dice on them.
+    min_fields: int = 6
+    #: How much darker (or lighter) than what is round it (lightness, 0-255) a mark must be to be taken
+    #: for a pip; raising it ignores faint specks (grain) but may lose pips in dim light.
+    pip_depth: float = 28.0
+    #: How far (Lab units) a face's pixels may lie from the colour round its pips; raising it finds faces
+    #: in uneven light but lets a face run into a table of its colour.
+    body_colour: float = 24.0
+    #: A die's side against the set's dice: found from ``stray_size[0]`` up; one smaller than
+    #: ``stray_size[1]`` of the set's dice is a stray d6. Raising the second takes more dice for strays.
+    stray_size: tuple = (0.55, 0.75)
+    #: How far (Lab units, lightness counted a third) a die's face may lie from the set's dice's faces
+    #: and still be one of them; raising it takes more stray dice for the black die.
+    stray_body: float = 22.0
+    #: The camera's focal length as a share of the frame's width (the Pi camera v2: 3.04 of 3.68 mm),
+    #: to put a die's top face back over where it stands; raising it assumes a narrower view.
+    focal: float = 0.826
+    #: How much wider a die's pips may spread than the other dice's (each put back to its height over the
+    #: board) before it is held up, in mid-move (:func:`vision.fenn.held_up`); raising it overlooks more.
+    held_up: float = 1.05
+    #: How far (share of their spacing) a counted 7-9's pips may lie from their mirror images through
+    #: their middle and still make a regular pattern; raising it is sure of more faces cut at an edge.
+    pip_symmetry: float = 0.3
+    #: How far (Lab units) a part of the board away from the dice may lie from the board's colour
+    #: before it is something over it (a hand, a cup); raising it overlooks more.
+    foreign_colour: float = 34.0
+    #: The least area (fields²) of such a part to be something over the board; raising it overlooks
+    #: fingers, lowering it may take a die's shadow for a hand.
+    foreign_area: float = 0.3
 
     def __post_init__(self):
         _check(self, {"res": (32, 200), "die": (0.4, 1.0), "pip_contrast": (10.0, 120.0),
-                      "line_margin": (0.0, 0.49), "square_area": (0.05, 4.0), "square_aspect": (1.0, 3.0)})
+                      "line_margin": (0.0, 0.49), "square_area": (0.05, 4.0), "square_aspect": (1.0, 3.0),
+                      "min_side": (0.005, 0.5), "max_lines": (4, 400), "width_range": (0.005, 0.5),
+                      "field_colour": (2.0, 100.0), "min_fields": (3, 9), "pip_depth": (2.0, 200.0),
+                      "body_colour": (2.0, 120.0), "stray_size": (0.2, 1.0), "stray_body": (1.0, 200.0),
+                      "focal": (0.2, 5.0), "foreign_colour": (2.0, 200.0), "foreign_area": (0.01, 9.0),
+                      "held_up": (1.0, 2.0), "pip_symmetry": (0.05, 2.0)})
         lo, hi = self.square_area if len(self.square_area) == 2 else (1.0, 1.0)
         if len(self.square_area) != 2 or not lo < 1 < hi:
             raise ConfigError(f"square_area must be (low, high) around 1, got {self.square_area!r}")

@@ -21,8 +21,9 @@ Example::
 
     >>> from hardware.fenn_scene import FennScene
     >>> scene = FennScene(seed=4)
-    >>> frame, _ = scene.frame(blue=(3, 7), red=(8, 1), black=6)
-    >>> board = find_board(frame)
+    >>> start, _ = scene.frame(blue=(1, 5), red=(9, 5), black=6, seed=1, stray=False)
+    >>> board = find_board(start)  # the players set up (F2), then calibrate
+    >>> frame, _ = scene.frame(blue=(3, 7), red=(8, 1), black=6, seed=2, stray=False)
     >>> r = read_fenn(frame, board)
     >>> r.sure, [(d.colour, d.value, d.field) for d in r.dice]
     (True, [('blue', 7, 3), ('red', 1, 8), ('black', 6, None)])
@@ -38,12 +39,14 @@ import cv2
 import numpy as np
 
 from .config import DEFAULT, BoardConfig, ReaderConfig
-from .diceset import MIWIN, MIWIN_SWAPPED, DiceSet
+from .diceset import MIWIN, MIWIN_SWAPPED, PIP_LAYOUT, DiceSet
 from .face import _read_face as read_face
+from .fenn_board import find_strip
+from .fenn_dice import camera_of, find_dice, standing_at
 from .reasons import FennReason
 
 __all__ = ["BoardArea", "FennDie", "FennRead", "FennReason", "BoardError", "find_board", "read_fenn",
-           "BOARD_FILE"]
+           "held_up", "regular_pattern", "BOARD_FILE"]
 
 #: The stored board's file name in the data folder.
 BOARD_FILE = "board.json"
@@ -133,11 +136,13 @@ class FennRead:
     dice: tuple[FennDie, ...]
     reasons: tuple[FennReason, ...] = ()
     ms: float = 0.0
+    strays: tuple[FennDie, ...] = ()
 
     @property
     def sure(self) -> bool:
-        """True when all three dice are read and nothing doubts the read."""
-        return not self.reasons and len(self.dice) == 3
+        """True when all three dice are read and nothing doubts the read (a stray die beside the
+        board, :attr:`FennReason.STRAY_DIE`, is a note, not a doubt)."""
+        return len(self.dice) == 3 and all(r is FennReason.STRAY_DIE for r in self.reasons)
 
     def die(self, colour: str) -> FennDie | None:
         """The die with pips of ``colour`` (``"blue"``, ``"red"``, ``"black"``), or None."""
@@ -146,113 +151,59 @@ class FennRead:
     def to_dict(self) -> dict:
         """The read as ``companion read --game fenn --json`` prints it (without the image)."""
         return {"dice": [d.to_dict() for d in self.dice], "sure": self.sure,
-                "reasons": [str(r) for r in self.reasons], "ms": round(self.ms, 1)}
+                "reasons": [str(r) for r in self.reasons], "ms": round(self.ms, 1),
+                "strays": [d.to_dict() for d in self.strays]}
 
 
 # -- calibration ---------------------------------------------------------------
-def find_board(frame: np.ndarray) -> BoardArea:
+def find_board(frame: np.ndarray, *, dice: DiceSet = MIWIN, config: ReaderConfig = DEFAULT) -> BoardArea:
     """Find the board (a long strip of 9 fields) in ``frame`` (``H×W×3 uint8 BGR``).
 
-    The board is the largest region unlike the table around it whose outline is
-    about 9 times as long as wide. Field 1 is taken at the end nearer the
-    frame's left (or top). Raises :class:`BoardError` when none is found.
+    The board is found by what it is (:func:`vision.fenn_board.find_strip`:
+    two long straight sides, nine square fields of one colour parted by
+    lines), on any table and with dice standing on it. Which end is field 1:
+    the end where the blue die stands when the dice are set up for the start
+    (F2: blue on field 1, red on 9), else the end nearer the frame's left (or
+    top). Raises :class:`BoardError` when none is found (the players touch the
+    two ends instead: :meth:`BoardArea.from_ends`).
     """
-    if frame is None or frame.ndim != 3:
+    if frame is None or getattr(frame, "ndim", 0) != 3:
         raise BoardError("not a colour image")
     h, w = frame.shape[:2]
-    k = 400 / max(w, h)
-    small = cv2.resize(frame, (int(w * k), int(h * k)), interpolation=cv2.INTER_AREA)
-    lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2LAB)
-    table = _table_colour(lab)
-    dist = np.linalg.norm(lab.astype(np.float32) - table, axis=2)
-    mask = (dist > max(9.0, 3 * float(np.median(dist)))).astype(np.uint8) * 255
-    best = None
-    for cut in (9, 15, 21):  # cut bridges (a shadow, a die beside the board) ever wider until the strip stands alone
-        opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (cut, cut)))
-        contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        for c in sorted(contours, key=cv2.contourArea, reverse=True)[:5]:
-            (cx, cy), (rw, rh), _a = cv2.minAreaRect(c)
-            long, short = max(rw, rh), min(rw, rh)
-            if short >= 5 and 6 <= long / short <= 13 and cv2.contourArea(c) >= 0.75 * rw * rh:
-                best = c
-                break
-        if best is not None:
-            break
-    if best is None:
+    quad = find_strip(frame, config.board)
+    if quad is None:
         raise BoardError("no board found: a strip of 9 fields, about 9 times as long as wide")
-    quad = cv2.boxPoints(cv2.minAreaRect(best)).astype(np.float64)  # then each side fitted to the outline
-    for _ in range(2):
-        quad = _refine(quad, best.reshape(-1, 2).astype(np.float64))
-    quad /= k
-    # Order: the two short sides are the ends; field 1's end is the one nearer the left (or top).
-    if cv2.contourArea(quad.astype(np.float32)) < 0:
-        quad = quad[::-1]
-    i = min(range(4), key=lambda j: np.hypot(*(quad[(j + 1) % 4] - quad[j])))  # a short side: i, i+1
-    cyc = [quad[(i + 1 + j) % 4] for j in range(4)]  # end A, along a long side to end B, across, back
+    cyc = [np.asarray(p, np.float64) for p in quad]  # end A, along a long side to end B, across, back
     end_a, end_b = cyc[0] + cyc[3], cyc[1] + cyc[2]
     if end_a.sum() > end_b.sum():  # field 1 at the end nearer the left (or top)
-        cyc = [cyc[2], cyc[3], cyc[0], cyc[1]]
-    corners = cyc
-    u, v = corners[1] - corners[0], corners[3] - corners[0]
+        cyc = [cyc[1], cyc[0], cyc[3], cyc[2]]
+    board = _clockwise(cyc, (w, h))
+    r = read_fenn(frame, board, dice=dice, config=config)
+    blue, red = r.die("blue"), r.die("red")
+    if blue and blue.field == 9 or red and red.field == 1 and not (blue and blue.field == 1):
+        c = board.corners
+        board = _clockwise([np.array(c[1]), np.array(c[0]), np.array(c[3]), np.array(c[2])], (w, h))
+    return board
+
+
+def _clockwise(c, size) -> BoardArea:
+    u, v = c[1] - c[0], c[3] - c[0]
     if u[0] * v[1] - u[1] * v[0] < 0:  # clockwise on screen (y down)
-        corners = [corners[3], corners[2], corners[1], corners[0]]
-    return BoardArea(tuple((float(x), float(y)) for x, y in corners), (w, h))
-
-
-def _table_colour(lab: np.ndarray) -> np.ndarray:
-    """The table's colour at every pixel (``H×W×3`` float Lab): a smooth surface
-    (quadratic in x and y) fitted to the frame, what is not table left out by
-    refitting, so light gradients cancel and the board stands out."""
-    h, w = lab.shape[:2]
-    gy, gx = np.mgrid[0:h:4, 0:w:4]
-    x, y = gx.ravel() / w - 0.5, gy.ravel() / h - 0.5
-    A = np.stack([np.ones_like(x), x, y, x * x, y * y, x * y], axis=1)
-    v = lab[0:h:4, 0:w:4].reshape(-1, 3).astype(np.float64)
-    keep = np.ones(len(v), bool)
-    for _ in range(3):
-        coef, *_ = np.linalg.lstsq(A[keep], v[keep], rcond=None)
-        resid = np.linalg.norm(v - A @ coef, axis=1)
-        keep = resid < max(4.0, 2.5 * np.median(resid[keep]))
-    fy, fx = np.mgrid[0:h, 0:w]
-    X, Y = fx.ravel() / w - 0.5, fy.ravel() / h - 0.5
-    full = np.stack([np.ones_like(X), X, Y, X * X, Y * Y, X * Y], axis=1) @ coef
-    return full.reshape(h, w, 3).astype(np.float32)
-
-
-def _refine(quad: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """The quadrilateral's sides fitted to the outline's points near each (a robust
-    line fit), and the corners where they meet: corners to a fraction of a pixel
-    rather than wherever a polygon's simplification put them."""
-    lines = []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        d = b - a
-        length = np.hypot(*d)
-        t = ((pts - a) @ d) / (length ** 2)
-        dist = np.abs(d[0] * (pts[:, 1] - a[1]) - d[1] * (pts[:, 0] - a[0])) / length
-        near = pts[(dist < 4) & (t > 0.1) & (t < 0.9)]
-        if len(near) < 5:
-            return quad
-        vx, vy, x0, y0 = cv2.fitLine(near.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([x0, y0]), np.array([vx, vy])))
-    out = []
-    for i in range(4):
-        (p, u), (q, v) = lines[i - 1], lines[i]
-        m = np.array([u, -v]).T
-        if abs(np.linalg.det(m)) < 1e-6:
-            return quad
-        s, _t = np.linalg.solve(m, q - p)
-        out.append(p + s * u)
-    return np.array(out)
+        c = [c[3], c[2], c[1], c[0]]
+    return BoardArea(tuple((float(x), float(y)) for x, y in c), tuple(size))
 
 
 # -- reading -------------------------------------------------------------------
-_X0, _X1, _Y0, _Y1 = -0.7, 9.7, -2.4, 3.4  # the plane read: the board and both sides of it (fields)
-
-
 def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
               config: ReaderConfig = DEFAULT) -> FennRead:
     """Read Miwin's dice in ``frame`` (``H×W×3 uint8 BGR``) on ``board``.
+
+    Every die in view is found by what it is (:func:`vision.fenn_dice.find_dice`)
+    and its face read by the one face stage; its place is where its top face,
+    a die's height above the board, stands (:func:`vision.fenn_dice.standing_at`).
+    Blue and red stand on the board; the black die lies anywhere beside it
+    (F14); any other die (a stray d6: smaller than the set's, or of another
+    body) is reported in ``strays`` with :attr:`FennReason.STRAY_DIE`.
 
     ``dice``: the dice set (faces and pip colours by die, :data:`vision.diceset.MIWIN`).
     ``config``: the reader's one config (:class:`vision.config.ReaderConfig`:
@@ -266,46 +217,72 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
     h, w = frame.shape[:2]
     if tuple(board.frame_size) != (w, h):
         board = board.scaled((w, h))
-    R = config.board.res
+    bc = config.board
     to_plane = board.to_plane()
-    shift = np.array([[R, 0, -_X0 * R], [0, R, -_Y0 * R], [0, 0, 1]], np.float64)
-    Hp = shift @ to_plane
-    pw, ph = int((_X1 - _X0) * R), int((_Y1 - _Y0) * R)
-    plane = cv2.warpPerspective(frame, Hp, (pw, ph), flags=cv2.INTER_LINEAR)
-    lab = cv2.cvtColor(plane, cv2.COLOR_BGR2LAB)
-    L = cv2.GaussianBlur(lab[..., 0], (5, 5), 0)
-    # The dice's bodies are the lightest things there: halfway from the board's lightness to theirs.
-    board_rows = L[int(-_Y0 * R):int((1 - _Y0) * R), int(-_X0 * R):int((9 - _X0) * R)]
-    top = float(np.percentile(L, 99.0))
-    level = (float(np.median(board_rows)) + top) / 2
-    light = (L > level).astype(np.uint8) * 255
-    # The pips' holes filled (each outline drawn full), then thin lines (a marked place) opened away.
-    outlines, _ = cv2.findContours(light, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    cv2.drawContours(light, outlines, -1, 255, thickness=cv2.FILLED)
-    light = cv2.morphologyEx(light, cv2.MORPH_OPEN, np.ones((7, 7), np.uint8))
-    # Dice on neighbouring fields touch: part them along the lines between the fields.
-    rows = slice(int(-_Y0 * R), int((1 - _Y0) * R))
-    for f in range(1, 9):
-        xl = int((f - _X0) * R)
-        light[rows, xl - 1:xl + 2] = 0
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(light)
-    side = config.board.die * R
-    want = side * side
+    to_frame = np.linalg.inv(to_plane)
+    c = np.float64(board.corners)
+    unit = float(np.mean([np.hypot(*(c[1] - c[0])), np.hypot(*(c[2] - c[3]))]) / 9)
+    camera = camera_of(to_frame, (w, h), bc.focal)
     reasons: set[FennReason] = set()
-    found: list[FennDie] = []
-    back = np.linalg.inv(Hp)
-    for k in range(1, n):
-        area = stats[k, cv2.CC_STAT_AREA]
-        if area < 0.3 * want:
+    plane = _board_plane(frame, to_frame)
+    board_colour = np.median(plane.reshape(-1, 3), axis=0)
+    seen = []
+    for f in find_dice(frame, unit, bc):
+        mid = cv2.perspectiveTransform(np.float32([[f.box.mean(axis=0)]]), to_plane)[0, 0]
+        local = _local_unit(to_frame, mid)
+        d, pips = _read_face(frame, f.box, np.eye(3), 0, dice, config)
+        if d.value == 0:
+            continue  # no pips read: no die
+        x, y = standing_at((float(mid[0]), float(mid[1])), camera, f.side / local)
+        on = -0.05 <= y <= 1.05 and -0.05 <= x <= 9.05
+        if on and d.colour not in ("blue", "red") and \
+                np.linalg.norm(np.float64(f.body) - board_colour) < bc.field_colour:
+            continue  # a field of the board with its number: a square of a die's size, the board's colour
+        seen.append((d, f, x, y, f.side / local, on, pips))
+    # Two squares overlapping are one die (its top face and a side face with pips seen at a slant):
+    # the surer read is kept.
+    seen.sort(key=lambda t: (-t[0].confidence, -t[1].side))
+    kept = []
+    for t in seen:
+        if all(np.hypot(*(t[1].box.mean(axis=0) - k[1].box.mean(axis=0))) >= 0.8 * max(t[1].side, k[1].side)
+               for k in kept):
+            kept.append(t)
+    seen = kept
+    # The set's dice: their faces' colour and size from those on the board (blue, red), else the config.
+    ref = [t for t in seen if t[5] and t[0].colour in ("blue", "red")]
+    size = float(np.median([t[4] for t in ref])) if ref else bc.die
+    body = np.median([t[1].body for t in ref], axis=0) if ref else None
+
+    def unlike(t) -> float:
+        """How unlike the set's dice a die is (0: like them; above 1: another die)."""
+        if body is None:
+            b = 0.0
+        else:  # lightness counts a third: the light falls unevenly over the table, a colour is the die's own
+            dl, da, db = np.float64(t[1].body) - body
+            b = float(np.sqrt((dl / 3) ** 2 + da * da + db * db)) / bc.stray_body
+        return max(b, bc.stray_size[1] * size / max(t[4], 1e-6))
+
+    found, strays, spread = [], [], []
+    for t in sorted(seen, key=unlike):
+        d, _f, x, y, _s, on, pips = t
+        mine = [e for e in found if e.colour == d.colour and d.colour is not None]
+        if not on and (unlike(t) > 1 or d.colour in ("blue", "red", "black") and mine):
+            strays.append(replace(d, colour=None, field=None))  # a stray d6 (or a second, less like the set)
+            if unlike(t) <= 1:
+                reasons.add(FennReason.COLOURS)  # as like the set as the one taken: which is the game's?
             continue
-        x, y, bw, bh = stats[k, 0], stats[k, 1], stats[k, 2], stats[k, 3]
-        mask = (labels[y:y + bh, x:x + bw] == k).astype(np.uint8)
-        for rect in _squares(mask, want, config.board):
-            if rect is None:
-                reasons.add(FennReason.FOREIGN)  # die-sized or larger but not a die: a hand, a die being moved
-                continue
-            box = cv2.boxPoints(((rect[0][0] + x, rect[0][1] + y), rect[1], rect[2]))
-            found.append(_read_face(frame, box, back, R, dice, config))
+        on_board = 0 <= y <= 1 and 0 <= x < 9
+        found.append(replace(d, field=int(x) + 1 if on_board else None))
+        if d.confidence >= config.sure:  # a face misread (its pips spread unlike its value's) tells no height
+            spread.append((found[-1], pips, on_board))
+        if d.colour == "black" and on_board or d.colour in ("blue", "red") and not on_board:
+            reasons.add(FennReason.OFF_BOARD)
+        if d.colour in ("blue", "red") and on_board and min(x % 1, 1 - x % 1) < bc.line_margin:
+            reasons.add(FennReason.BETWEEN_FIELDS)
+        if d.confidence < config.sure:
+            reasons.add(FennReason.HARD_TO_READ)
+    if strays:
+        reasons.add(FennReason.STRAY_DIE)
     out: list[FennDie] = []
     for colour in ("blue", "red", "black"):
         mine = [d for d in found if d.colour == colour]
@@ -317,19 +294,9 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
         reasons.add(FennReason.COLOURS)
     if len(found) < 3:
         reasons.add(FennReason.MISSING_DIE)
-    placed = []
-    for d in out:
-        x, y = cv2.perspectiveTransform(np.float32([[d.center]]), to_plane)[0, 0]
-        on = 0 <= y <= 1 and 0 <= x <= 9
-        d = replace(d, field=int(min(x, 8.999)) + 1 if on else None)
-        placed.append(d)
-        if d.colour == "black" and on or d.colour in ("blue", "red") and not on:
-            reasons.add(FennReason.OFF_BOARD)
-        if d.colour in ("blue", "red") and on and min(x % 1, 1 - x % 1) < config.board.line_margin:
-            reasons.add(FennReason.BETWEEN_FIELDS)
-        if d.confidence < config.sure:
-            reasons.add(FennReason.HARD_TO_READ)
-    out = placed
+    if _something_over(plane, to_frame, [t[1] for t in seen], bc) or \
+            held_up(spread, _rigid(to_frame, (w, h), bc.focal), camera, size) > bc.held_up:
+        reasons.add(FennReason.FOREIGN)  # a hand, a cup over the board, or a die held up (in mid-move)
     wrong = [d for d in out if d.colour and not dice.carries(d.colour, d.value)]
     if wrong:
         reasons.add(FennReason.NOT_A_FACE)
@@ -337,7 +304,89 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
         if all(other.carries(d.colour, d.value) for d in out if d.colour):
             reasons.add(FennReason.OTHER_SET)
     ms = (time.perf_counter() - t0) * 1000
-    return FennRead(tuple(out), tuple(sorted(reasons, key=lambda r: list(FennReason).index(r))), ms)
+    return FennRead(tuple(out), tuple(sorted(reasons, key=lambda r: list(FennReason).index(r))), ms,
+                    tuple(strays))
+
+
+def held_up(dice, to_plane, camera, size: float, thick: float = 0.16) -> float:
+    """How much nearer the camera than the others the highest die is: the spread of its pips on the
+    board's plane (``to_plane``: frame px → fields) against the other dice's, each put back to its own
+    height (a die's top face ``size`` fields above the board, ``thick`` more on the board: the camera
+    ``camera`` from :func:`vision.fenn_dice.camera_of` sees a face at height z larger by D / (D - z)).
+    ``dice``: ``(FennDie, pips N×2 frame px, on the board)``; only faces of 2-6 pips count (their
+    layout is documented, fenn.md). 1.0 when fewer than two dice can be compared; a die held a die's
+    height above the board (in mid-move) comes out about 1.05-1.1 (a camera 40 cm above)."""
+    if camera is None:
+        return 1.0
+    D = camera[1]
+    spans = []
+    for d, pips, on_board in dice:
+        if not 2 <= d.value <= 6 or len(pips) != d.value:
+            continue
+        ref = np.float64(PIP_LAYOUT[d.value])
+        q = cv2.perspectiveTransform(np.float32([pips]), to_plane)[0].astype(np.float64)
+        rms = np.sqrt(((q - q.mean(axis=0)) ** 2).sum(axis=1).mean())
+        rms_ref = np.sqrt(((ref - ref.mean(axis=0)) ** 2).sum(axis=1).mean())
+        z = size + (thick if on_board else 0.0)
+        spans.append(rms / rms_ref * (D - z) / D)
+    if len(spans) < 2:
+        return 1.0
+    spans.sort()
+    return spans[-1] / float(np.median(spans[:-1]))
+
+
+def _rigid(to_frame, frame_size, focal: float) -> np.ndarray:
+    """``to_plane`` (frame px → fields) of the pin-hole camera (focal length ``focal`` × the frame's
+    width) nearest the board's homography ``to_frame``: its two axes made square and of one length.
+    A board found a few pixels off bends the homography in ways no camera can see a flat board."""
+    w, h = frame_size
+    f = focal * w
+    K = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
+    A = np.linalg.inv(K) @ to_frame
+    lam = 2 / (np.linalg.norm(A[:, 0]) + np.linalg.norm(A[:, 1]))
+    u, _s, vt = np.linalg.svd(A[:, :2] * lam, full_matrices=False)
+    H = K @ np.column_stack([u @ vt, A[:, 2] * lam])
+    return np.linalg.inv(H)
+
+
+def _local_unit(to_frame, at) -> float:
+    """Frame px per field at plane point ``at``."""
+    p = cv2.perspectiveTransform(np.float32([[at, (at[0] + 1, at[1]), (at[0], at[1] + 1)]]), to_frame)[0]
+    return float((np.hypot(*(p[1] - p[0])) + np.hypot(*(p[2] - p[0]))) / 2)
+
+
+_RES = 20  # plane px per field where the board is looked over
+
+
+def _board_plane(frame, to_frame) -> np.ndarray:
+    """The board's top, straightened: ``_RES`` px per field, ``H×W×3`` float Lab."""
+    S = np.array([[_RES, 0, 0], [0, _RES, 0], [0, 0, 1]], np.float64)
+    plane = cv2.warpPerspective(frame, S @ np.linalg.inv(to_frame), (9 * _RES, _RES), flags=cv2.INTER_AREA)
+    return cv2.cvtColor(plane, cv2.COLOR_BGR2LAB).astype(np.float32)
+
+
+def _something_over(lab, to_frame, found, config: BoardConfig) -> bool:
+    """Whether something (a hand, a cup) covers part of the board away from the dice: a region of
+    at least ``config.foreign_area`` fields² unlike the board's colour, the board's lines, stitching
+    and numbers (thin) opened away, each die's square and its shadow left out. ``lab``: the board
+    from :func:`_board_plane`."""
+    res = _RES
+    Hp = np.array([[res, 0, 0], [0, res, 0], [0, 0, 1]], np.float64) @ np.linalg.inv(to_frame)
+    H, W = lab.shape[:2]
+    free = np.ones((H, W), np.uint8)
+    for f in found:
+        mid = f.box.mean(axis=0)
+        grown = mid + (f.box - mid) * 1.9  # the die, its side and its shadow
+        q = cv2.perspectiveTransform(np.float32([grown]), Hp)[0]
+        cv2.fillConvexPoly(free, np.round(q).astype(np.int32), 0)
+    if free.sum() < 0.2 * W * H:
+        return False
+    colour = np.median(lab[free > 0], axis=0)
+    far = ((np.linalg.norm(lab - colour, axis=2) > config.foreign_colour) & (free > 0)).astype(np.uint8)
+    k = max(3, int(0.22 * res)) | 1
+    far = cv2.morphologyEx(far, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    n, _labels, stats, _ = cv2.connectedComponentsWithStats(far)
+    return bool(n > 1 and stats[1:, cv2.CC_STAT_AREA].max() >= config.foreign_area * res * res)
 
 
 _PATCH = 72
@@ -345,45 +394,11 @@ _PATCH = 72
 _GROW = 1.25
 
 
-def _is_square(area: float, rect, want: float, config: BoardConfig) -> bool:
-    rw, rh = rect[1]
-    lo, hi = config.square_area
-    return (lo * want <= area <= hi * want and max(rw, rh) <= config.square_aspect * min(rw, rh)
-            and area >= 0.8 * rw * rh)
-
-
-def _squares(mask: np.ndarray, want: float, config: BoardConfig) -> list:
-    """The dice in one light region (``mask``, uint8 0/1) as rotated rects: the
-    region itself when it is one die's square; else dice touching each other,
-    parted by eroding until each part is a die's core; None for a part that is
-    no die (a hand)."""
-    area = float(mask.sum())
-    rect = cv2.minAreaRect(cv2.findNonZero(mask))
-    if _is_square(area, rect, want, config):
-        return [rect]
-    if area < config.square_area[1] * want:
-        return [None]
-    side = want ** 0.5
-    for k in (int(side * 0.2) | 1, int(side * 0.35) | 1):
-        core = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(core)
-        if n - 1 < 2:
-            continue
-        out = []
-        for j in range(1, n):
-            part = (labels == j).astype(np.uint8)
-            grown = cv2.dilate(part, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))) & mask
-            a = float(grown.sum())
-            r = cv2.minAreaRect(cv2.findNonZero(grown))
-            out.append(r if _is_square(a, r, want, config) else None)
-        return out
-    return [None]
-
-
-def _read_face(frame, box, back, R, dice: DiceSet, config: ReaderConfig) -> FennDie:
+def _read_face(frame, box, back, R, dice: DiceSet, config: ReaderConfig):
     """One die's face, straightened: the finder's part is its face and pips
     (the face's own colour from its middle, pips the marks unlike it inside
-    its outline); the reader's one face stage reads them with the dice set."""
+    its outline); the reader's one face stage reads them with the dice set.
+    Returns ``(FennDie, pips N×2 frame px)``."""
     mid = box.mean(axis=0)
     box = mid + (box - mid) * _GROW  # the whole face and some of the board around it
     corners = cv2.perspectiveTransform(np.float32([box]), back)[0]  # frame px
@@ -395,21 +410,45 @@ def _read_face(frame, box, back, R, dice: DiceSet, config: ReaderConfig) -> Fenn
     q = P // 4
     body = np.median(inner[q:-q, q:-q].reshape(-1, 3), axis=0)  # the face's own colour, from its middle
     dist = np.linalg.norm(inner - body, axis=2)
-    # The face: the body-coloured region around the middle, its pips' holes filled.
+    # The face: the body-coloured region around the middle, its pips' holes filled, no farther than
+    # the die's square found (:func:`vision.fenn_dice.find_dice`; a board of the face's colour).
     near = (dist <= config.board.pip_contrast).astype(np.uint8)
     nb, blabels, bstats, _bc = cv2.connectedComponentsWithStats(near)
     main = int(np.argmax(bstats[1:, cv2.CC_STAT_AREA])) + 1 if nb > 1 else 0
     face = np.zeros_like(near)
     outline, _ = cv2.findContours((blabels == main).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     cv2.drawContours(face, outline, -1, 255, thickness=cv2.FILLED)
+    half = P / _GROW / 2 * 1.08
+    keep = np.zeros_like(face)
+    keep[int(P / 2 - half):int(np.ceil(P / 2 + half)), int(P / 2 - half):int(np.ceil(P / 2 + half))] = 1
+    face &= keep * 255
     pipmask = ((dist > config.board.pip_contrast) & (face > 0)).astype(np.uint8) * 255
     die = read_face(face, pipmask, (0, 0), config, None, P / _GROW, dice=dice, lab=lab)
     cx, cy = corners.mean(axis=0)
     size = float(np.mean([np.hypot(*(corners[i] - corners[(i + 1) % 4])) for i in range(4)])) / _GROW
     if die is None:
-        return FennDie(None, 0, (float(cx), float(cy)), size, None, 0.0)
+        return FennDie(None, 0, (float(cx), float(cy)), size, None, 0.0), np.zeros((0, 2))
     confidence = die.confidence if not die.doubts else min(die.confidence, config.faces.not_sure_most)
-    return FennDie(die.die, die.value, (float(cx), float(cy)), size, None, confidence)
+    pips = np.float64(die.pips).reshape(-1, 2)
+    if die.value > 6 and not regular_pattern(pips, config.board.pip_symmetry):
+        confidence = min(confidence, config.faces.not_sure_most)  # pips counted in no regular pattern
+    frame_pips = cv2.perspectiveTransform(np.float32([pips]), np.linalg.inv(M))[0] if len(pips) else pips
+    return FennDie(die.die, die.value, (float(cx), float(cy)), size, None, confidence), np.float64(frame_pips)
+
+
+def regular_pattern(pips: np.ndarray, tolerance: float) -> bool:
+    """Whether pips counted on a face (``N×2`` px, N ≥ 2) make a regular pattern: every pip's mirror
+    image through their middle lies on another pip, within ``tolerance`` of their spacing. Every
+    layout of fenn.md's 1-6 and of the 7-9 faces known (vision.diceset, the renders' third) is so; a
+    face cut by its outline found too small (a 9 whose one column is half lost: 7) is not."""
+    if len(pips) < 2:
+        return True
+    d = np.hypot(*(pips[:, None] - pips[None]).transpose(2, 0, 1))
+    np.fill_diagonal(d, np.inf)
+    step = float(np.median(d.min(axis=1)))
+    mirror = 2 * pips.mean(axis=0) - pips
+    miss = np.hypot(*(mirror[:, None] - pips[None]).transpose(2, 0, 1)).min(axis=1)
+    return bool(miss.max() <= tolerance * step)
 
 
 def load_board(path: str) -> BoardArea:

@@ -130,8 +130,10 @@ class Reader:
         >>> from hardware.fenn_scene import FennScene
         >>> from vision.diceset import MIWIN
         >>> from vision.fenn import find_board
-        >>> frame, _ = FennScene(seed=4).frame(blue=(2, 9), red=(6, 8), black=3)
-        >>> r = Reader(dice=MIWIN).read_board(frame, find_board(frame))
+        >>> scene = FennScene(seed=4)
+        >>> board = find_board(scene.frame(blue=(1, 5), red=(9, 5), black=6, seed=1, stray=False)[0])
+        >>> frame, _ = scene.frame(blue=(2, 9), red=(6, 8), black=3, seed=3, stray=False)
+        >>> r = Reader(dice=MIWIN).read_board(frame, board)
         >>> [(d.colour, d.value, d.field) for d in r.dice], r.sure
         ([('blue', 9, 2), ('red', 8, 6), ('black', 3, None)], True)
         """

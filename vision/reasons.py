@@ -89,8 +89,11 @@ class FennReason(str, enum.Enum):
     OFF_BOARD = "off_board"
     #: A face is hard to read (its pips unclear).
     HARD_TO_READ = "hard_to_read"
-    #: Something else is over the board (a hand).
+    #: Something else is over the board (a hand, a cup, a die held up in mid-move).
     FOREIGN = "foreign"
+    #: A die that is none of the game's lies on the table (a stray d6): left out of the read. A note,
+    #: not a doubt: a read with only this reason is sure.
+    STRAY_DIE = "stray_die"
 
     def __str__(self) -> str:
         return self.value

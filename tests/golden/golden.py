@@ -18,9 +18,10 @@ Usage (from the project root)::
   shown as ``#``, and which two dice formed a target is not compared).
 - ``replay``: the replay scripts in ``tests/golden/scripts``, played as
   ``companion replay --json`` plays them (Durchmarsch and Fenn).
-- ``fenn``: 60 mock Fenn scenes (``hardware/fenn_scene.py``, seeds 0-59, the
-  dice at positions of random legal games), the board found on an empty frame
-  (or touched at its ends), read as the session reads them.
+- ``fenn``: 60 mock Fenn scenes (``hardware/fenn_scene.py``'s widened family,
+  seeds 0-59, the dice at positions of random legal games), the board found on
+  the start position of the same set-up (or touched at its ends), read as the
+  session reads them (with the stray dice reported).
 
 A read is kept as its values (left to right), whether it is sure, and its
 reasons as codes (:class:`vision.reasons.Reason` values). A change of any
@@ -166,15 +167,15 @@ def _fenn_scene(seed: int) -> dict:
     from vision.fenn import BoardError, find_board, read_fenn
 
     scene = FennScene(seed=seed)
-    try:
-        board = find_board(scene.frame(blue=None, red=None, black=None, seed=seed)[0])
+    try:  # calibrated as the players do: the dice set up for the start (F2)
+        board = find_board(scene.frame(blue=(1, 5), red=(9, 5), black=6, seed=seed, stray=False)[0])
     except BoardError:
         board = touched(scene, random.Random(seed))
     blue, red, black = random_position(random.Random(seed))
     frame, _ = scene.frame(blue=blue, red=red, black=black, seed=seed, hand="red" if seed % 10 == 3 else None)
     r = read_fenn(frame, board)
     return {"id": seed, "dice": [[d.colour, d.value, d.field] for d in r.dice], "sure": r.sure,
-            "reasons": [str(x) for x in r.reasons]}
+            "reasons": [str(x) for x in r.reasons], "strays": [d.value for d in r.strays]}
 
 
 def replay_output(path: str) -> dict:

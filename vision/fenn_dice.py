@@ -1,0 +1,205 @@
+"""Finding dice anywhere in a Fenn frame by what they are: squares of a die's size with round pips.
+
+Used by :mod:`vision.fenn` for the dice on the board, the black die wherever
+it lies beside it (F14) and any other die on the table. Not "the lightest
+things": a die is found from its pips first — small round marks darker or
+lighter than what is round them (a black-hat and a top-hat of the size of a
+pip) — and then its face, the region of one colour round those pips, parted
+from the table by the edges round it (the die's rim, its side, its shadow),
+which must be a square of about a die's size. A speck of a table's grain, a
+cloth's check or a coin makes no such square.
+
+:func:`camera_of` recovers the camera from the board (a pin-hole camera of
+known focal length over a flat table), so that a die's top face, seen a die's
+height above the table, is put back over the place it stands on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .config import BoardConfig
+
+__all__ = ["Found", "find_dice", "camera_of", "standing_at"]
+
+_UNIT = 34.0  # px per field the frame is searched at
+
+
+@dataclass(frozen=True)
+class Found:
+    """A die-like square: ``box`` its 4 corners (frame px), ``side`` px, ``body`` its face's Lab colour."""
+
+    box: np.ndarray
+    side: float
+    body: tuple
+
+
+def find_dice(frame: np.ndarray, unit: float, config: BoardConfig) -> list[Found]:
+    """The dice in ``frame`` (``H×W×3 uint8 BGR``) where a field is ``unit`` px: every square of a
+    die's size (from ``config.stray_size[0]`` of the set's dice up) with round pips inside."""
+    s = min(1.0, _UNIT / max(unit, 1.0))
+    small = _shrunk(frame, s)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    L = np.ascontiguousarray(lab[..., 0])
+    side = config.die * unit * s  # the set's die, px here
+    pr = 0.085 * side  # a pip's radius
+    k = int(2.6 * 2 * pr) | 1
+    kern = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    dark = cv2.morphologyEx(L, cv2.MORPH_BLACKHAT, kern)
+    light = cv2.morphologyEx(L, cv2.MORPH_TOPHAT, kern)
+    want = np.pi * pr * pr
+    pts, pipmask = [], np.zeros(L.shape, np.uint8)
+    for hat in (dark, light):  # dark pips on a light face; light pips on a dark die (a stray d6)
+        n, labels, stats, cents = cv2.connectedComponentsWithStats((hat > config.pip_depth).astype(np.uint8))
+        keep = []
+        for i in range(1, n):
+            a, w, h = stats[i, cv2.CC_STAT_AREA], stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
+            if 0.35 * want <= a <= 2.5 * want and max(w, h) <= 1.8 * min(w, h) + 1 and a >= 0.45 * w * h:
+                keep.append(i)
+        pts += list(cents[keep])
+        lut = np.zeros(n, np.uint8)
+        lut[keep] = 1
+        pipmask |= lut[labels]
+    if not pts:
+        return []
+    pts = np.array(pts)
+    edges = cv2.Canny(cv2.GaussianBlur(L, (3, 3), 0), 25, 60)
+    edges = cv2.dilate(edges, np.ones((2, 2), np.uint8)) & ~(cv2.dilate(pipmask, np.ones((3, 3), np.uint8)) * 255)
+    # Pips near each other belong to one die: single links shorter than a third of a side.
+    groups = _groups(pts, 0.4 * side)
+    out: list[Found] = []
+    for g in groups:
+        c = pts[g].mean(axis=0)
+        f = _square(lab, pipmask, edges, pts[g], c, side, config)
+        if f is None:
+            continue
+        box, sd, body = f
+        mid = box.mean(axis=0)
+        if any(np.hypot(*(mid - o.box.mean(axis=0) * s)) < 0.4 * side for o in out):
+            continue  # the same die from another group of its pips (a 2's or 3's far pips)
+        out.append(Found(box / s, sd / s, body))
+    return out
+
+
+def _shrunk(frame: np.ndarray, s: float) -> np.ndarray:
+    """``frame`` scaled by ``s`` (≤ 1): averaged over whole blocks of pixels (OpenCV's fast path for a
+    whole factor), then the rest of the way linearly (an area resize by any factor costs 8 times more)."""
+    if s >= 1:
+        return frame
+    n = int(1 / s)
+    h, w = frame.shape[:2]
+    if n >= 2:
+        frame = cv2.resize(frame, (w // n, h // n), interpolation=cv2.INTER_AREA)
+    size = (max(1, int(round(w * s))), max(1, int(round(h * s))))
+    return cv2.resize(frame, size, interpolation=cv2.INTER_LINEAR) if frame.shape[1::-1] != size else frame
+
+
+def _groups(pts: np.ndarray, reach: float) -> list[list[int]]:
+    n = len(pts)
+    parent = list(range(n))
+
+    def root(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    d = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1])
+    for i, j in zip(*np.nonzero(np.triu(d < reach, 1))):
+        parent[root(i)] = root(j)
+    out: dict[int, list[int]] = {}
+    for i in range(n):
+        out.setdefault(root(i), []).append(i)
+    return [g for g in out.values() if len(g) <= 14]
+
+
+def _square(lab, pipmask, edges, pts, c, side, config: BoardConfig):
+    """The face round the pips ``pts`` (px) near ``c`` in ``lab`` (the frame in Lab): the region of the
+    colour round them, within the edges, as ``(box 4×2, side, body Lab)``, or None when it is no die's
+    square."""
+    h, w = lab.shape[:2]
+    r = int(1.1 * side)
+    x0, y0, x1, y1 = max(0, int(c[0]) - r), max(0, int(c[1]) - r), min(w, int(c[0]) + r), min(h, int(c[1]) + r)
+    if x1 - x0 < side * 0.5 or y1 - y0 < side * 0.5:
+        return None
+    win = lab[y0:y1, x0:x1].astype(np.float32)
+    pm = pipmask[y0:y1, x0:x1]
+    # The body's colour: just round the pips (a pip lies a sixth of a side inside its face's edge).
+    ring = cv2.dilate(pm, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(0.16 * side) | 1,) * 2)) & ~pm
+    near_pips = np.zeros_like(pm)
+    for px, py in pts - [x0, y0]:
+        cv2.circle(near_pips, (int(px), int(py)), int(0.2 * side), 1, -1)
+    sel = (ring & near_pips) > 0
+    if sel.sum() < 5:
+        return None
+    body = np.median(win[sel], axis=0)
+    dist = np.linalg.norm(win - body, axis=2)
+    pips_in = cv2.dilate(pm, np.ones((3, 3), np.uint8))
+    free = (edges[y0:y1, x0:x1] == 0).astype(np.uint8)
+    at = (np.clip(pts[:, 1].astype(int) - y0, 0, y1 - y0 - 1), np.clip(pts[:, 0].astype(int) - x0, 0, x1 - x0 - 1))
+    lo = (config.stray_size[0] * 0.85) ** 2
+    rect = None
+    for tol in (1.0, 0.7, 0.5):  # tighter until the face stands alone (a table or side of its colour)
+        same = ((dist < config.body_colour * tol).astype(np.uint8) | pips_in) & free
+        same = cv2.morphologyEx(same, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        n, labels, _stats, _ = cv2.connectedComponentsWithStats(same)
+        on = labels[at]
+        on = on[on > 0]
+        if len(on) == 0:
+            continue
+        region = (labels == int(np.bincount(on).argmax())).astype(np.uint8)
+        cnts, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        hull = cv2.convexHull(max(cnts, key=cv2.contourArea))
+        r = cv2.minAreaRect(hull)
+        rw, rh = r[1]
+        if rw * rh > 2.3 * side * side:
+            continue  # ran into the table: tighter
+        if rw * rh >= lo * side * side and max(rw, rh) <= config.square_aspect * min(rw, rh) and \
+                cv2.contourArea(hull) >= 0.75 * rw * rh:
+            rect = r
+        break
+    if rect is None:
+        if len(pts) < 3:
+            return None
+        # The face's outline not seen whole (a shadow across it, a side of its colour): the square of
+        # the die's size round its pips, turned as they are (three or more pips fix both).
+        pr = cv2.minAreaRect(np.float32(pts - [x0, y0]))
+        if max(pr[1]) > 0.8 * side or max(pr[1]) < 0.3 * side:
+            return None
+        rect = (pr[0], (side, side), pr[2])
+    box = cv2.boxPoints(((rect[0][0] + x0, rect[0][1] + y0), rect[1], rect[2]))
+    return box.astype(np.float64), float(np.sqrt(rect[1][0] * rect[1][1])), tuple(float(v) for v in body)
+
+
+def camera_of(to_frame: np.ndarray, frame_size, focal: float):
+    """The camera over the board's plane: ``(nadir (x, y) in fields, height in fields)``, from the
+    homography ``to_frame`` (board plane in fields → frame px) and a pin-hole camera of focal length
+    ``focal`` × the frame's width with its centre in the middle; None when the homography is no
+    camera's view."""
+    w, h = frame_size
+    f = focal * w
+    K = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
+    A = np.linalg.inv(K) @ to_frame
+    lam = 2 / (np.linalg.norm(A[:, 0]) + np.linalg.norm(A[:, 1]))
+    r1, r2, t = A[:, 0] * lam, A[:, 1] * lam, A[:, 2] * lam
+    if t[2] < 0:
+        r1, r2, t = -r1, -r2, -t
+    r3 = np.cross(r1, r2)
+    R = np.column_stack([r1, r2, r3])
+    C = -R.T @ t
+    if not 2 < abs(C[2]) < 200:
+        return None
+    return (float(C[0]), float(C[1])), float(abs(C[2]))
+
+
+def standing_at(point, camera, height: float):
+    """Where a point seen ``height`` fields above the board's plane at ``point`` (plane fields) stands:
+    moved toward the nadir by the camera's height over its own (``camera`` from :func:`camera_of`)."""
+    if camera is None:
+        return point
+    (nx, ny), D = camera
+    k = (D - height) / D
+    return nx + (point[0] - nx) * k, ny + (point[1] - ny) * k
