@@ -55,12 +55,14 @@ class FennScene:
     or None (drawn from the seed). ``table`` (one of :data:`TABLES`) and
     ``board`` (``"dark brown"``, ``"tan"``, ``"black"``, ``"burgundy"``
     leather, ``"light wood"`` or ``"pine"``, the dice's own honey wood) fix those; None draws them from the seed.
+    ``plain_dice``: the dice drawn with plain dark sides and no grain (the
+    tests of refereeing; the family's dice show their sides' pips, as in the renders).
     Attributes a test may read: ``table``, ``board_kind``, ``unit`` (frame px
     per field, about), ``clutter``.
     """
 
     def __init__(self, *, seed: int | None = None, size: tuple[int, int] = (1640, 1232), layout: str | None = None,
-                 table: str | None = None, board: str | None = None):
+                 table: str | None = None, board: str | None = None, plain_dice: bool = False):
         rng = np.random.default_rng(seed)
         self.rng, self.size, self.seed = rng, size, seed
         w, h = size
@@ -111,7 +113,8 @@ class FennScene:
         # Learnt from the renders (drawn last, so the draws above are as before): a wooden die's grain on
         # its faces, its sides nearly as light as its top, with pips; one board in five of the dice's own
         # honey wood (pine: a die on it stands out by its edges only).
-        self.grain = bool(rng.random() < 0.5)
+        self.grain = bool(rng.random() < 0.5) and not plain_dice
+        self.plain_dice = plain_dice
         self.side_shade = (float(rng.uniform(0.6, 0.8)), 0.97)
         if board is None and rng.random() < 0.2 or board == "pine":
             self.board_kind, self.board_bgr = "pine", _col(rng, self.body, 10)
@@ -429,7 +432,10 @@ class FennScene:
         # The dice's sides and a held die's tilt from a generator of their own: the rest of the frame
         # is drawn as before they were added.
         look = np.random.default_rng(None if seed is None else (seed, 38))
+        sides = None if self.plain_dice else look
         slack = max(0.0, (1 - side) / 2) + 0.08  # off the middle, up to a little overhang
+        # One set's dice are made to one size (±0.5 %: the renders draw one size; ±2 % before hid a
+        # die held up, whose face a lift of 15 mm widens by 3 % seen from 60 cm).
         for colour, at in (("blue", blue), ("red", red)):
             if at is None:
                 continue
@@ -443,9 +449,9 @@ class FennScene:
             # Held by fingers, it is tilted too (up to ±8.6°, as in the renders), its top no longer flat.
             lift = rng.uniform(0.6, 1.0) if colour == lifted else 0.0
             tilt = look.uniform(-0.15, 0.15, 2) if lift else (0.0, 0.0)
-            mid = self._die(img, X, Y, self.angle + rng.uniform(-0.3, 0.3), side * rng.uniform(0.98, 1.02), top,
+            mid = self._die(img, X, Y, self.angle + rng.uniform(-0.3, 0.3), side * rng.uniform(0.995, 1.005), top,
                             self.pips[colour], _col(rng, self.body, 6), layout, stand=self.thick + lift,
-                            tilt=tilt, look=look, grain=self.grain)
+                            tilt=tilt, look=sides, grain=self.grain)
             truth.append({"colour": colour, "value": top, "field": field,
                           "center": [round(v, 1) for v in self._world_to_frame(*mid)]})
             if colour == hand:
@@ -454,8 +460,8 @@ class FennScene:
             at = self._free(rng, taken, side * 0.75, (0.2, 4.0))
             if at is not None:
                 taken.append((*at, side * 0.75))
-                mid = self._die(img, *at, rng.uniform(0, np.pi), side * rng.uniform(0.98, 1.02), black,
-                                self.pips["black"], _col(rng, self.body, 6), layout, look=look, grain=self.grain)
+                mid = self._die(img, *at, rng.uniform(0, np.pi), side * rng.uniform(0.995, 1.005), black,
+                                self.pips["black"], _col(rng, self.body, 6), layout, look=sides, grain=self.grain)
                 truth.append({"colour": "black", "value": black, "field": None,
                               "center": [round(v, 1) for v in self._world_to_frame(*mid)]})
         if stray if stray is not None else rng.random() < self.stray_chance:
@@ -467,7 +473,7 @@ class FennScene:
                              ((200, 235, 245), (30, 30, 170))][int(rng.integers(5))]
                 value = int(rng.integers(1, 7))
                 mid = self._die(img, *at, rng.uniform(0, np.pi), d, value, _col(rng, pip, 8), _col(rng, body, 8),
-                                PIP_LAYOUT, look=look)
+                                PIP_LAYOUT, look=sides)
                 truth.append({"colour": "stray", "value": value, "field": None,
                               "center": [round(v, 1) for v in self._world_to_frame(*mid)]})
         w, h = self.size

@@ -15,9 +15,9 @@ from hardware.fenn_scene import FennScene
 from vision.diceset import DICE_SETS, MIWIN, MIWIN_LAYOUT_ALT
 from vision.fenn import BoardArea, BoardError, FennReason, find_board, read_fenn, regular_pattern
 
-#: A plain set-up for the tests of refereeing (felt, a dark leather board): the widened family's
+#: A plain set-up for the tests of refereeing (felt, a dark leather board, dice with plain sides): the widened family's
 #: harder tables are measured by benchmarks/fenn_camera.py, and their boards found below.
-PLAIN = {"table": "felt", "board": "dark brown"}
+PLAIN = {"table": "felt", "board": "dark brown", "plain_dice": True}
 
 
 def _scene(seed, **kw):
