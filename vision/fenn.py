@@ -227,7 +227,7 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
     plane = _board_plane(frame, to_frame)
     board_colour = np.median(plane.reshape(-1, 3), axis=0)
     seen = []
-    for f in find_dice(frame, unit, bc):
+    for f in find_dice(frame, unit, bc, config.colours.pip_chroma):
         mid = cv2.perspectiveTransform(np.float32([[f.box.mean(axis=0)]]), to_plane)[0, 0]
         local = _local_unit(to_frame, mid)
         d, pips = _read_face(frame, f.box, np.eye(3), 0, dice, config)
