@@ -173,12 +173,14 @@ def _faces(pts: np.ndarray, areas: np.ndarray, groups: list[list[int]], side: fl
     is). A 4's pips lie farther apart (half a side) than the links that group pips, so each was a
     group of its own; a side's pip or a speck beside them is left out."""
     size = np.float64([areas[g].max() for g in groups])
+    mids = np.float64([pts[g].mean(axis=0) for g in groups])
     used = np.zeros(len(groups), bool)
     out = []
     for a in range(len(groups)):
         if used[a]:
             continue
-        near = [b for b in range(len(groups)) if b != a and not used[b] and 0.6 < size[b] / size[a] < 1 / 0.6 and
+        close = np.nonzero(np.hypot(*(mids - mids[a]).T) < 2.5 * side)[0]  # the rest lie far apart
+        near = [b for b in close if b != a and not used[b] and 0.6 < size[b] / size[a] < 1 / 0.6 and
                 np.hypot(*(pts[groups[a]][:, None] - pts[groups[b]][None]).transpose(2, 0, 1)).min() < side]
         u = list(groups[a]) + [i for b in near for i in groups[b]]
         u = [i for i in u if areas[i] >= 0.6 * areas[u].max()]  # a side's squashed pips left out
