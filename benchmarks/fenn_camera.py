@@ -12,7 +12,7 @@ Families (issue 38: tune on one, report on the other):
   above, tilted up to 12°; light of a colour and direction; clutter; a stray
   d6 in one frame in four; the black die anywhere beside the board), the
   dice at positions of random legal games; one in ten has a hand moving a
-  die and one in twenty a die held 0.6-1 field above its field (those must
+  die and one in ten a die held 0.6-1 field above its field, tilted (those must
   never be read surely).
 - ``renders`` (never tuned on): the Blender Cycles renders of
   benchmarks/blender_scenes.py, a folder with ``labels.json`` (docs/renders.md:
@@ -188,7 +188,7 @@ def mock_scenes(n: int, verbose: bool = False) -> None:
             board = touched(scene)
         true_board = BoardArea(tuple(scene.board_corners()), scene.size)
         blue, red, black = random_position(rng)
-        trouble = "hand" if i % 10 == 3 else "lifted" if i % 20 == 7 else None
+        trouble = "hand" if i % 10 == 3 else "lifted" if i % 10 == 7 else None
         colour = rng.choice(("blue", "red"))
         frame, truth = scene.frame(blue=blue, red=red, black=black, seed=i, hand=colour if trouble == "hand" else None,
                                    lifted=colour if trouble == "lifted" else None)

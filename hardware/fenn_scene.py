@@ -54,13 +54,15 @@ class FennScene:
     binned mode). ``layout``: ``"fenn"`` (fenn.md's 7, 8, 9), ``"alt"`` (another)
     or None (drawn from the seed). ``table`` (one of :data:`TABLES`) and
     ``board`` (``"dark brown"``, ``"tan"``, ``"black"``, ``"burgundy"``
-    leather or ``"light wood"``) fix those; None draws them from the seed.
+    leather, ``"light wood"`` or ``"pine"``, the dice's own honey wood) fix those; None draws them from the seed.
+    ``plain_dice``: the dice drawn with plain dark sides and no grain (the
+    tests of refereeing; the family's dice show their sides' pips, as in the renders).
     Attributes a test may read: ``table``, ``board_kind``, ``unit`` (frame px
     per field, about), ``clutter``.
     """
 
     def __init__(self, *, seed: int | None = None, size: tuple[int, int] = (1640, 1232), layout: str | None = None,
-                 table: str | None = None, board: str | None = None):
+                 table: str | None = None, board: str | None = None, plain_dice: bool = False):
         rng = np.random.default_rng(seed)
         self.rng, self.size, self.seed = rng, size, seed
         w, h = size
@@ -68,9 +70,9 @@ class FennScene:
         self.table = str(rng.choice(_TABLES))
         kind = str(rng.choice(list(_LEATHER) + ["light wood"], p=[0.2, 0.2, 0.2, 0.2, 0.2]))
         if table is not None or board is not None:
-            if table not in (None, *_TABLES) or board not in (None, *_LEATHER, "light wood"):
+            if table not in (None, *_TABLES) or board not in (None, *_LEATHER, "light wood", "pine"):
                 raise ValueError(f"no such table or board: {table!r}, {board!r}")
-            self.table, kind = table or self.table, board or kind
+            self.table, kind = table or self.table, (board if board != "pine" else None) or kind
         self.board_kind = kind
         self.board_bgr = _col(rng, _LEATHER.get(kind, _WOOD), 14)
         self.thick = float(rng.uniform(0.12, 0.2))  # 3-5 mm in fields
@@ -108,6 +110,15 @@ class FennScene:
         self.blur = rng.uniform(0, 1.1)
         self.clutter = [str(c) for c in ("cup", "cards", "coins", "phone") if rng.random() < 0.35]
         self.stray_chance = 0.25
+        # Learnt from the renders (drawn last, so the draws above are as before): a wooden die's grain on
+        # its faces, its sides nearly as light as its top, with pips; one board in five of the dice's own
+        # honey wood (pine: a die on it stands out by its edges only).
+        self.grain = bool(rng.random() < 0.5) and not plain_dice
+        self.plain_dice = plain_dice
+        self.side_shade = (float(rng.uniform(0.6, 0.8)), 0.97)
+        if board is None and rng.random() < 0.2 or board == "pine":
+            self.board_kind, self.board_bgr = "pine", _col(rng, self.body, 10)
+            self.line_bgr = self.board_bgr * 0.55 if rng.random() < 0.7 else np.clip(self.board_bgr * 0.4 + 150, 0, 255)
         self._base = None
 
     # -- geometry ---------------------------------------------------------------
@@ -346,30 +357,60 @@ class FennScene:
             self._base = (img, taken)
         return self._base
 
-    def _die(self, img, X, Y, ang, side, value, pip, body, layout, stand=0.0, shadow=True):
-        """A die standing at (X, Y) on a surface ``stand`` high: shadow, the sides seen, the top face and pips.
-        Returns its top face's centre seen on the table's plane."""
+    def _die(self, img, X, Y, ang, side, value, pip, body, layout, stand=0.0, shadow=True, tilt=(0.0, 0.0),
+             look=None, grain=False):
+        """A die standing at (X, Y) on a surface ``stand`` high (or held there: ``tilt`` its two angles,
+        radians, about the table's axes): shadow, then the die as a cube, each face the camera sees
+        drawn with its pips (the top face showing ``value``, the sides other faces, pips seen at a slant,
+        as in the renders). ``look``: the generator of the sides' shade and values (None: plain dark
+        sides without pips); ``grain``: a wooden die's faint stripes on its top. Returns its top
+        face's centre seen on the table's plane."""
         c, s = np.cos(ang), np.sin(ang)
         sq = [(X + c * dx - s * dy, Y + s * dx + c * dy) for dx, dy in
               ((-side / 2, -side / 2), (side / 2, -side / 2), (side / 2, side / 2), (-side / 2, side / 2))]
         if shadow:
             self._shadow(img, sq, side + max(0.0, stand - self.thick), 0.5)
-        bottom = [self._seen_at(x, y, stand) for x, y in sq]
-        top = [self._seen_at(x, y, stand + side) for x, y in sq]
-        hull = cv2.convexHull(np.array([self._px(*p) for p in bottom + top], np.float32))
-        cv2.fillConvexPoly(img, np.round(hull * 4).astype(np.int32), tuple(float(v) for v in body * 0.62),
-                           cv2.LINE_AA, shift=2)
-        self._poly(img, top, body * 0.85)
-        mid = self._seen_at(X, Y, stand + side)
-        inner = [(mid[0] + (x - mid[0]) * 0.9, mid[1] + (y - mid[1]) * 0.9) for x, y in top]
-        self._poly(img, inner, body)
-        k = self.D / (self.D - stand - side)
-        step, r = 0.26 * side * k, (0.075 if value >= 7 else 0.088) * side * k
-        for dx, dy in layout[value]:
-            px, py = mid[0] + (c * dx - s * dy) * step, mid[1] + (s * dx + c * dy) * step
-            ring = [(px + r * np.cos(a), py + r * np.sin(a)) for a in np.linspace(0, 2 * np.pi, 16, endpoint=False)]
-            self._poly(img, ring, pip)
-        return mid
+        axes = cv2.Rodrigues(np.array([tilt[0], tilt[1], 0.0]))[0] @ np.array([[c, -s, 0], [s, c, 0], [0, 0, 1.0]])
+        centre = np.array([X, Y, stand + side / 2])
+        cam = np.array([self.C[0], self.C[1], self.D])  # (x, y, height) fields
+
+        def seen(p):
+            return self._seen_at(p[0], p[1], p[2])
+
+        faces = []
+        for k in range(3):
+            for sign in (1, -1):
+                n = sign * axes[:, k]
+                fc = centre + n * side / 2
+                if np.dot(n, cam - fc) > 0:  # the camera sees this face
+                    u, v = sign * axes[:, (k + 1) % 3], axes[:, (k + 2) % 3]
+                    faces.append((n[2], fc, u, v))
+        faces.sort(key=lambda f: f[0])  # the top face (most upward) last
+        step, r = 0.26 * side, (0.075 if value >= 7 else 0.088) * side
+        for i, (_nz, fc, u, v) in enumerate(faces):
+            top = i == len(faces) - 1
+            corners = [seen(fc + (a * u + b * v) * side / 2) for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+            if top:
+                u, v = axes[:, 0], axes[:, 1]  # the top's layout turned as the die is
+                self._poly(img, corners, body * 0.85)
+                self._poly(img, [seen(fc + (a * u + b * v) * side * 0.45) for a, b in
+                                 ((-1, -1), (1, -1), (1, 1), (-1, 1))], body)
+                if grain:  # a wooden die's grain: faint stripes across its top
+                    for t in np.linspace(-0.4, 0.4, 7):
+                        self._poly(img, [seen(fc + (a * 0.45 * u + (t + b) * v) * side) for a, b in
+                                         ((-1, -0.012), (1, -0.012), (1, 0.012), (-1, 0.012))], body * 0.9)
+                pips = layout[value]
+            elif look is None:
+                self._poly(img, corners, body * 0.62)
+                continue
+            else:
+                self._poly(img, corners, body * look.uniform(*self.side_shade))
+                pips = layout[int(look.integers(1, 7))]
+            for dx, dy in pips:
+                p = fc + (dx * u + dy * v) * step
+                self._poly(img, [seen(p + r * (np.cos(a) * u + np.sin(a) * v))
+                                 for a in np.linspace(0, 2 * np.pi, 16, endpoint=False)], pip)
+        return seen(faces[-1][1])
 
     def frame(self, *, blue=(1, 5), red=(9, 5), black=6, hand: str | None = None, lifted: str | None = None,
               seed: int | None = None, stray: bool | None = None):
@@ -388,7 +429,13 @@ class FennScene:
         truth = []
         layout = MIWIN_LAYOUT if self.layout == "fenn" else MIWIN_LAYOUT_ALT
         side = self.die
+        # The dice's sides and a held die's tilt from a generator of their own: the rest of the frame
+        # is drawn as before they were added.
+        look = np.random.default_rng(None if seed is None else (seed, 38))
+        sides = None if self.plain_dice else look
         slack = max(0.0, (1 - side) / 2) + 0.08  # off the middle, up to a little overhang
+        # One set's dice are made to one size (±0.5 %: the renders draw one size; ±2 % before hid a
+        # die held up, whose face a lift of 15 mm widens by 3 % seen from 60 cm).
         for colour, at in (("blue", blue), ("red", red)):
             if at is None:
                 continue
@@ -399,9 +446,12 @@ class FennScene:
                 x = field - 0.5 + rng.choice([-0.5, 0.5])  # mid-move: between two fields
             X, Y = self._board_world(x, y)
             # A lifted die is held 15-25 mm above its field (0.6-1 field): nearer the camera, its shadow apart.
+            # Held by fingers, it is tilted too (up to ±8.6°, as in the renders), its top no longer flat.
             lift = rng.uniform(0.6, 1.0) if colour == lifted else 0.0
-            mid = self._die(img, X, Y, self.angle + rng.uniform(-0.3, 0.3), side * rng.uniform(0.98, 1.02), top,
-                            self.pips[colour], _col(rng, self.body, 6), layout, stand=self.thick + lift)
+            tilt = look.uniform(-0.15, 0.15, 2) if lift else (0.0, 0.0)
+            mid = self._die(img, X, Y, self.angle + rng.uniform(-0.3, 0.3), side * rng.uniform(0.995, 1.005), top,
+                            self.pips[colour], _col(rng, self.body, 6), layout, stand=self.thick + lift,
+                            tilt=tilt, look=sides, grain=self.grain)
             truth.append({"colour": colour, "value": top, "field": field,
                           "center": [round(v, 1) for v in self._world_to_frame(*mid)]})
             if colour == hand:
@@ -410,8 +460,8 @@ class FennScene:
             at = self._free(rng, taken, side * 0.75, (0.2, 4.0))
             if at is not None:
                 taken.append((*at, side * 0.75))
-                mid = self._die(img, *at, rng.uniform(0, np.pi), side * rng.uniform(0.98, 1.02), black,
-                                self.pips["black"], _col(rng, self.body, 6), layout)
+                mid = self._die(img, *at, rng.uniform(0, np.pi), side * rng.uniform(0.995, 1.005), black,
+                                self.pips["black"], _col(rng, self.body, 6), layout, look=sides, grain=self.grain)
                 truth.append({"colour": "black", "value": black, "field": None,
                               "center": [round(v, 1) for v in self._world_to_frame(*mid)]})
         if stray if stray is not None else rng.random() < self.stray_chance:
@@ -423,7 +473,7 @@ class FennScene:
                              ((200, 235, 245), (30, 30, 170))][int(rng.integers(5))]
                 value = int(rng.integers(1, 7))
                 mid = self._die(img, *at, rng.uniform(0, np.pi), d, value, _col(rng, pip, 8), _col(rng, body, 8),
-                                PIP_LAYOUT)
+                                PIP_LAYOUT, look=sides)
                 truth.append({"colour": "stray", "value": value, "field": None,
                               "center": [round(v, 1) for v in self._world_to_frame(*mid)]})
         w, h = self.size

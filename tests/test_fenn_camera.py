@@ -15,9 +15,9 @@ from hardware.fenn_scene import FennScene
 from vision.diceset import DICE_SETS, MIWIN, MIWIN_LAYOUT_ALT
 from vision.fenn import BoardArea, BoardError, FennReason, find_board, read_fenn, regular_pattern
 
-#: A plain set-up for the tests of refereeing (felt, a dark leather board): the widened family's
+#: A plain set-up for the tests of refereeing (felt, a dark leather board, dice with plain sides): the widened family's
 #: harder tables are measured by benchmarks/fenn_camera.py, and their boards found below.
-PLAIN = {"table": "felt", "board": "dark brown"}
+PLAIN = {"table": "felt", "board": "dark brown", "plain_dice": True}
 
 
 def _scene(seed, **kw):
@@ -124,11 +124,15 @@ def test_a_hand_a_lifted_die_or_a_value_the_die_lacks_is_never_sure():
     scene, board = _scene(3)
     frame, _ = scene.frame(blue=(3, 7), red=(6, 9), black=8, hand="red", seed=1)
     assert not read_fenn(frame, board).sure
+    # The held-up test compares the dice's pips' spread to a lift's few per cent: on the board's true
+    # corners a still board is sure (found a few pixels off, it may ask: docs/fenn-camera.md).
+    exact = BoardArea(tuple(scene.board_corners()), scene.size)
     frame, _ = scene.frame(blue=(3, 5), red=(6, 4), black=8, seed=1)
-    assert read_fenn(frame, board).sure  # the same dice standing still
-    frame, _ = scene.frame(blue=(3, 5), red=(6, 4), black=8, lifted="red", seed=1)  # held 0.6-1 field up
-    r = read_fenn(frame, board)
-    assert not r.sure and FennReason.FOREIGN in r.reasons  # its pips spread wider: nearer the camera
+    assert read_fenn(frame, exact).sure  # the same dice standing still
+    frame, _ = scene.frame(blue=(3, 5), red=(6, 4), black=8, lifted="red", seed=1)  # held 0.6-1 field up, tilted
+    for b in (board, exact):
+        r = read_fenn(frame, b)
+        assert not r.sure and FennReason.FOREIGN in r.reasons  # its pips spread wider: nearer the camera
     frame, _ = scene.frame(blue=(3, 8), red=(6, 7), black=8, seed=1)  # a set with blue and red swapped (F1)
     r = read_fenn(frame, board)
     assert not r.sure and {FennReason.NOT_A_FACE, FennReason.OTHER_SET} <= set(r.reasons)

@@ -26,6 +26,9 @@ from .config import BoardConfig
 __all__ = ["Found", "find_dice", "camera_of", "standing_at"]
 
 _UNIT = 34.0  # px per field the frame is searched at
+#: The widest a face's pips spread, as a share of the set's die's side (``BoardConfig.die``): a 3's
+#: or a 9's diagonal, 0.74 of a side, on the largest die (25 mm, against 21.5 mm expected).
+_SPAN = 0.95
 
 
 @dataclass(frozen=True)
@@ -37,9 +40,12 @@ class Found:
     body: tuple
 
 
-def find_dice(frame: np.ndarray, unit: float, config: BoardConfig) -> list[Found]:
+def find_dice(frame: np.ndarray, unit: float, config: BoardConfig, chroma: float = 22.0) -> list[Found]:
     """The dice in ``frame`` (``H×W×3 uint8 BGR``) where a field is ``unit`` px: every square of a
-    die's size (from ``config.stray_size[0]`` of the set's dice up) with round pips inside."""
+    die's size (from ``config.stray_size[0]`` of the set's dice up) with round pips inside. One or two
+    pips whose face's outline is not seen count only when they are coloured (Lab a* or b* beyond
+    ``chroma``, :class:`vision.config.ColourConfig`'s ``pip_chroma``): blue and red show a 1, the black
+    die never does (fenn.md, F1), and a speck of a table is not blue or red."""
     s = min(1.0, _UNIT / max(unit, 1.0))
     small = _shrunk(frame, s)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
@@ -51,7 +57,7 @@ def find_dice(frame: np.ndarray, unit: float, config: BoardConfig) -> list[Found
     dark = cv2.morphologyEx(L, cv2.MORPH_BLACKHAT, kern)
     light = cv2.morphologyEx(L, cv2.MORPH_TOPHAT, kern)
     want = np.pi * pr * pr
-    pts, pipmask = [], np.zeros(L.shape, np.uint8)
+    pts, areas, flat, pipmask = [], [], [], np.zeros(L.shape, np.uint8)
     for hat in (dark, light):  # dark pips on a light face; light pips on a dark die (a stray d6)
         n, labels, stats, cents = cv2.connectedComponentsWithStats((hat > config.pip_depth).astype(np.uint8))
         keep = []
@@ -60,20 +66,34 @@ def find_dice(frame: np.ndarray, unit: float, config: BoardConfig) -> list[Found
             if 0.35 * want <= a <= 2.5 * want and max(w, h) <= 1.8 * min(w, h) + 1 and a >= 0.45 * w * h:
                 keep.append(i)
         pts += list(cents[keep])
+        areas += list(stats[keep, cv2.CC_STAT_AREA])
+        flat += list(_elongation(labels, n)[keep] > 1.6)
         lut = np.zeros(n, np.uint8)
         lut[keep] = 1
         pipmask |= lut[labels]
     if not pts:
         return []
-    pts = np.array(pts)
+    pts, areas = np.array(pts), np.float64(areas)
+    # A side's pips, seen at a slant (55° or more from straight on), are squashed ovals: they part no
+    # face from its neighbours (the edges round them are left out) but make none: left out of the
+    # pips that group into faces (the renders: a side's pips made the top's square too long).
+    pts, areas = pts[~np.array(flat)], areas[~np.array(flat)]
+    if not len(pts):
+        return []
     edges = cv2.Canny(cv2.GaussianBlur(L, (3, 3), 0), 25, 60)
     edges = cv2.dilate(edges, np.ones((2, 2), np.uint8)) & ~(cv2.dilate(pipmask, np.ones((3, 3), np.uint8)) * 255)
     # Pips near each other belong to one die: single links shorter than a third of a side.
-    groups = _groups(pts, 0.4 * side)
+    groups = _faces(pts, areas, _groups(pts, 0.4 * side), side)
     out: list[Found] = []
     for g in groups:
+        g = _top_face(pts, areas, g, side)
         c = pts[g].mean(axis=0)
-        f = _square(lab, pipmask, edges, pts[g], c, side, config)
+        near = np.hypot(*(pts - c).T) < side  # a 2's other pip lies 0.74 of its side away
+        near[g] = False
+        alone = not (near & (areas >= 0.6 * areas[g].max())).any()  # no pip like these round them
+        ab = np.float64([lab[int(y), int(x), 1:] for x, y in pts[g]]) - 128
+        alone = alone and bool(np.abs(ab).max(axis=1).min() > chroma)
+        f = _square(lab, pipmask, edges, pts[g], c, side, config, alone)
         if f is None:
             continue
         box, sd, body = f
@@ -82,6 +102,21 @@ def find_dice(frame: np.ndarray, unit: float, config: BoardConfig) -> list[Found
             continue  # the same die from another group of its pips (a 2's or 3's far pips)
         out.append(Found(box / s, sd / s, body))
     return out
+
+
+def _elongation(labels: np.ndarray, n: int) -> np.ndarray:
+    """Each of the ``n`` labelled regions' elongation: the ratio of its long axis to its short (from
+    its pixels' second moments; 1 for a disc, 2 for an oval half as wide as long)."""
+    ys, xs = np.nonzero(labels)
+    lab = labels[ys, xs]
+    cnt = np.maximum(np.bincount(lab, minlength=n), 1).astype(np.float64)
+    mx, my = np.bincount(lab, xs, n) / cnt, np.bincount(lab, ys, n) / cnt
+    sxx = np.bincount(lab, xs * xs.astype(np.float64), n) / cnt - mx * mx + 1 / 12
+    syy = np.bincount(lab, ys * ys.astype(np.float64), n) / cnt - my * my + 1 / 12
+    sxy = np.bincount(lab, xs * ys.astype(np.float64), n) / cnt - mx * my
+    root = np.sqrt(((sxx - syy) / 2) ** 2 + sxy * sxy)
+    mean = (sxx + syy) / 2
+    return np.sqrt((mean + root) / np.maximum(mean - root, 1e-6))
 
 
 def _shrunk(frame: np.ndarray, s: float) -> np.ndarray:
@@ -116,10 +151,65 @@ def _groups(pts: np.ndarray, reach: float) -> list[list[int]]:
     return [g for g in out.values() if len(g) <= 14]
 
 
-def _square(lab, pipmask, edges, pts, c, side, config: BoardConfig):
+def _largest_symmetric(p: np.ndarray, side: float) -> list[int]:
+    """The largest set of the points ``p`` (N×2 px) point-symmetric about one middle (a pip's or two
+    pips' middle), each within 0.09 of a ``side`` (a third of the pips' spacing) of another's mirror
+    image and within half the widest span of a face (``_SPAN``) of the middle: indices into ``p``."""
+    best: list[int] = []
+    for a in range(len(p)):
+        for b in range(a, len(p)):
+            m = (p[a] + p[b]) / 2
+            mirror = 2 * m - p
+            near = np.hypot(*(mirror[:, None] - p[None]).transpose(2, 0, 1)).min(axis=1) <= 0.09 * side
+            near &= np.hypot(*(p - m).T) <= _SPAN / 2 * side
+            if near.sum() > len(best):
+                best = list(np.nonzero(near)[0])
+    return best
+
+
+def _faces(pts: np.ndarray, areas: np.ndarray, groups: list[list[int]], side: float) -> list[list[int]]:
+    """``groups`` of pips joined where three or more of them, from several groups, make one face: pips
+    of one size less than a side apart, the largest set point-symmetric about one middle (every face
+    is). A 4's pips lie farther apart (half a side) than the links that group pips, so each was a
+    group of its own; a side's pip or a speck beside them is left out."""
+    size = np.float64([areas[g].max() for g in groups])
+    mids = np.float64([pts[g].mean(axis=0) for g in groups])
+    used = np.zeros(len(groups), bool)
+    out = []
+    for a in range(len(groups)):
+        if used[a]:
+            continue
+        close = np.nonzero(np.hypot(*(mids - mids[a]).T) < 2.5 * side)[0]  # the rest lie far apart
+        near = [b for b in close if b != a and not used[b] and 0.6 < size[b] / size[a] < 1 / 0.6 and
+                np.hypot(*(pts[groups[a]][:, None] - pts[groups[b]][None]).transpose(2, 0, 1)).min() < side]
+        u = list(groups[a]) + [i for b in near for i in groups[b]]
+        u = [i for i in u if areas[i] >= 0.6 * areas[u].max()]  # a side's squashed pips left out
+        sub = [u[i] for i in _largest_symmetric(pts[u], side)] if near and len(u) <= 14 else []
+        if len(sub) >= 3 and not set(sub) <= set(groups[a]):
+            used[[a, *near]] = True
+            out.append(sub)
+            out += [[i] for b in [a, *near] for i in groups[b] if i not in sub]
+    return out + [g for a, g in enumerate(groups) if not used[a]]
+
+
+def _top_face(pts: np.ndarray, areas: np.ndarray, group: list[int], side: float) -> list[int]:
+    """The pips of ``group`` (indices into ``pts`` px, ``areas`` px²) on one die's top face. A die's
+    sides, seen at a slant, show their pips too (the renders: a side's pips grouped with the top's
+    made a square too long): a side's pips are squashed (at most about half a top pip's area, the
+    side seen 55° or more from straight on), and a face's pips are point-symmetric about its middle
+    (every layout known), so where the group spreads wider than a face the largest set of pips
+    mirrored through one middle is kept."""
+    g = [i for i in group if areas[i] >= 0.6 * areas[group].max()]
+    if len(g) < 3 or max(cv2.minAreaRect(np.float32(pts[g]))[1]) <= _SPAN * side:
+        return g
+    return [g[i] for i in _largest_symmetric(pts[g], side)] or g
+
+
+def _square(lab, pipmask, edges, pts, c, side, config: BoardConfig, alone: bool = True):
     """The face round the pips ``pts`` (px) near ``c`` in ``lab`` (the frame in Lab): the region of the
     colour round them, within the edges, as ``(box 4×2, side, body Lab)``, or None when it is no die's
-    square."""
+    square. ``alone``: no other pip of their size lies round them and they are coloured (one or two pips may then be a face
+    whose outline is not seen)."""
     h, w = lab.shape[:2]
     r = int(1.1 * side)
     x0, y0, x1, y1 = max(0, int(c[0]) - r), max(0, int(c[1]) - r), min(w, int(c[0]) + r), min(h, int(c[1]) + r)
@@ -141,7 +231,7 @@ def _square(lab, pipmask, edges, pts, c, side, config: BoardConfig):
     free = (edges[y0:y1, x0:x1] == 0).astype(np.uint8)
     at = (np.clip(pts[:, 1].astype(int) - y0, 0, y1 - y0 - 1), np.clip(pts[:, 0].astype(int) - x0, 0, x1 - x0 - 1))
     lo = (config.stray_size[0] * 0.85) ** 2
-    rect = None
+    rect = seen = None
     for tol in (1.0, 0.7, 0.5):  # tighter until the face stands alone (a table or side of its colour)
         same = ((dist < config.body_colour * tol).astype(np.uint8) | pips_in) & free
         same = cv2.morphologyEx(same, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -153,7 +243,7 @@ def _square(lab, pipmask, edges, pts, c, side, config: BoardConfig):
         region = (labels == int(np.bincount(on).argmax())).astype(np.uint8)
         cnts, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         hull = cv2.convexHull(max(cnts, key=cv2.contourArea))
-        r = cv2.minAreaRect(hull)
+        r = seen = cv2.minAreaRect(hull)
         rw, rh = r[1]
         if rw * rh > 2.3 * side * side:
             continue  # ran into the table: tighter
@@ -162,16 +252,35 @@ def _square(lab, pipmask, edges, pts, c, side, config: BoardConfig):
             rect = r
         break
     if rect is None:
-        if len(pts) < 3:
+        # The face's outline not seen whole (a shadow across it, a side or a board of its colour): the
+        # square of the die's size round its pips, turned as they are (three or more pips not in a line
+        # fix both; in a line, a 2 or 3, they lie along its diagonal; a lone pip's face turned as the
+        # region round it) — for one or two pips only on a plain face of the body's colour round them.
+        mid = pts.mean(axis=0) - [x0, y0]
+        if len(pts) >= 3:
+            pr = cv2.minAreaRect(np.float32(pts - [x0, y0]))
+            if max(pr[1]) > _SPAN * side or max(pr[1]) < 0.3 * side:
+                return None
+            angle = pr[2] + (45 if min(pr[1]) < 0.3 * max(pr[1]) else 0)
+        elif alone and _plain_round(dist < config.body_colour, pips_in, mid, side):
+            d = pts[-1] - pts[0]
+            angle = np.degrees(np.arctan2(d[1], d[0])) + 45 if len(pts) == 2 else seen[2] if seen else 0.0
+        else:
             return None
-        # The face's outline not seen whole (a shadow across it, a side of its colour): the square of
-        # the die's size round its pips, turned as they are (three or more pips fix both).
-        pr = cv2.minAreaRect(np.float32(pts - [x0, y0]))
-        if max(pr[1]) > 0.8 * side or max(pr[1]) < 0.3 * side:
-            return None
-        rect = (pr[0], (side, side), pr[2])
+        rect = (tuple(mid), (side, side), angle)
     box = cv2.boxPoints(((rect[0][0] + x0, rect[0][1] + y0), rect[1], rect[2]))
     return box.astype(np.float64), float(np.sqrt(rect[1][0] * rect[1][1])), tuple(float(v) for v in body)
+
+
+def _plain_round(body: np.ndarray, pips: np.ndarray, mid, side: float) -> bool:
+    """Whether round ``mid`` (px in the window) a die's face of its body's colour (``body``: mask) lies
+    between the pips (``pips``: mask): 0.14-0.38 of a side from its middle, 85 % of it, pips left out
+    (round a 2's or a 3's corner pip, 0.24 of a side from two edges, the table or the board shows)."""
+    ring = np.zeros(body.shape, np.uint8)
+    cv2.circle(ring, (int(round(mid[0])), int(round(mid[1]))), max(2, int(0.38 * side)), 1, -1)
+    cv2.circle(ring, (int(round(mid[0])), int(round(mid[1]))), int(0.14 * side), 0, -1)
+    sel = (ring > 0) & (pips == 0)
+    return bool(sel.sum() > 0.1 * side * side and body[sel].mean() >= 0.85)
 
 
 def camera_of(to_frame: np.ndarray, frame_size, focal: float):
