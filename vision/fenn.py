@@ -227,7 +227,7 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
     plane = _board_plane(frame, to_frame)
     board_colour = np.median(plane.reshape(-1, 3), axis=0)
     seen = []
-    for f in find_dice(frame, unit, bc, config.colours.pip_chroma):
+    for f in find_dice(frame, unit, bc, chroma=config.colours.pip_chroma):
         mid = cv2.perspectiveTransform(np.float32([[f.box.mean(axis=0)]]), to_plane)[0, 0]
         local = _local_unit(to_frame, mid)
         d, pips = _read_face(frame, f.box, np.eye(3), 0, dice, config)
@@ -294,7 +294,7 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
         reasons.add(FennReason.COLOURS)
     if len(found) < 3:
         reasons.add(FennReason.MISSING_DIE)
-    if _something_over(plane, to_frame, [t[1] for t in seen], bc) or \
+    if _something_over(plane, to_frame, [t[1] for t in seen], bc) or camera is not None and \
             held_up(spread, _rigid(to_frame, (w, h), bc.focal), camera, size) > 1 + bc.held_up * _lift(camera, size):
         reasons.add(FennReason.FOREIGN)  # a hand, a cup over the board, or a die held up (in mid-move)
     wrong = [d for d in out if d.colour and not dice.carries(d.colour, d.value)]
@@ -308,7 +308,11 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
                     tuple(strays))
 
 
-def held_up(dice, to_plane, camera, size: float, thick: float = 0.16) -> float:
+#: The board's thickness in fields (4 mm of a 25 mm field): a die on it stands this much higher.
+BOARD_THICK = 0.16
+
+
+def held_up(dice, to_plane, camera, size: float, thick: float = BOARD_THICK) -> float:
     """How much nearer the camera than the others the highest die is: the spread of its pips on the
     board's plane (``to_plane``: frame px → fields) against the other dice's, each put back to its own
     height (a die's top face ``size`` fields above the board, ``thick`` more on the board: the camera
@@ -338,11 +342,11 @@ def held_up(dice, to_plane, camera, size: float, thick: float = 0.16) -> float:
     return spans[-1] / float(np.median(spans[:-1]))
 
 
-def _lift(camera, size: float, thick: float = 0.16) -> float:
+def _lift(camera, size: float, thick: float = BOARD_THICK) -> float:
     """How much wider (a share) a die's face looks held up by its own height ``size`` (fields) over the
-    board than standing on it (``thick`` fields high), from the camera (:func:`vision.fenn_dice.camera_of`;
-    None: a camera 16 fields, 40 cm, above): about 4 % from 60 cm, 9 % from 25 cm."""
-    D = camera[1] if camera is not None else 16.0
+    board than standing on it (``thick`` fields high), from the camera (:func:`vision.fenn_dice.camera_of`,
+    not None): about 4 % from 60 cm, 9 % from 25 cm."""
+    D = camera[1]
     z = size + thick
     return (D - z) / max(D - z - size, 1e-6) - 1
 

@@ -40,7 +40,7 @@ class Found:
     body: tuple
 
 
-def find_dice(frame: np.ndarray, unit: float, config: BoardConfig, chroma: float = 22.0) -> list[Found]:
+def find_dice(frame: np.ndarray, unit: float, config: BoardConfig, *, chroma: float) -> list[Found]:
     """The dice in ``frame`` (``H×W×3 uint8 BGR``) where a field is ``unit`` px: every square of a
     die's size (from ``config.stray_size[0]`` of the set's dice up) with round pips inside. One or two
     pips whose face's outline is not seen count only when they are coloured (Lab a* or b* beyond
