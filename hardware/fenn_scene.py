@@ -39,6 +39,8 @@ FOCAL = 0.826
 
 _LEATHER = {"dark brown": (35, 55, 85), "tan": (70, 125, 175), "black": (32, 30, 30), "burgundy": (45, 30, 100)}
 _WOOD = (110, 160, 205)
+#: A square's corners, in turn, as multiples of its half-side along its two axes.
+_SQUARE = ((-1, -1), (1, -1), (1, 1), (-1, 1))
 TABLES = _TABLES = ("light wood", "dark wood", "planks", "checked cloth", "striped cloth", "felt", "plain")
 
 
@@ -389,12 +391,11 @@ class FennScene:
         step, r = 0.26 * side, (0.075 if value >= 7 else 0.088) * side
         for i, (_nz, fc, u, v) in enumerate(faces):
             top = i == len(faces) - 1
-            corners = [seen(fc + (a * u + b * v) * side / 2) for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+            corners = [seen(fc + (a * u + b * v) * side / 2) for a, b in _SQUARE]
             if top:
                 u, v = axes[:, 0], axes[:, 1]  # the top's layout turned as the die is
                 self._poly(img, corners, body * 0.85)
-                self._poly(img, [seen(fc + (a * u + b * v) * side * 0.45) for a, b in
-                                 ((-1, -1), (1, -1), (1, 1), (-1, 1))], body)
+                self._poly(img, [seen(fc + (a * u + b * v) * side * 0.45) for a, b in _SQUARE], body)
                 if grain:  # a wooden die's grain: faint stripes across its top
                     for t in np.linspace(-0.4, 0.4, 7):
                         self._poly(img, [seen(fc + (a * 0.45 * u + (t + b) * v) * side) for a, b in
