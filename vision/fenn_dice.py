@@ -29,6 +29,9 @@ _UNIT = 34.0  # px per field the frame is searched at
 #: The widest a face's pips spread, as a share of the set's die's side (``BoardConfig.die``): a 3's
 #: or a 9's diagonal, 0.74 of a side, on the largest die (25 mm, against 21.5 mm expected).
 _SPAN = 0.95
+#: A 2's pips lie this share of their die's side apart (fenn.md's layout: each 0.26 of a side from the
+#: middle both ways, 0.24 from two edges).
+_TWO = 0.735
 
 
 @dataclass(frozen=True)
@@ -85,7 +88,12 @@ def find_dice(frame: np.ndarray, unit: float, config: BoardConfig, *, chroma: fl
     # Pips near each other belong to one die: single links shorter than a third of a side.
     groups = _faces(pts, areas, _groups(pts, 0.4 * side), side)
     out: list[Found] = []
-    for g in groups:
+    done: set[int] = set()
+    # A 2's two pips as one face first; where they make no die's square, each alone in its turn.
+    for two, g in [(True, p) for p in _twos(pts, areas, groups, side)] + \
+            [(False, g) for g in groups]:
+        if done & set(g):
+            continue
         g = _top_face(pts, areas, g, side)
         c = pts[g].mean(axis=0)
         near = np.hypot(*(pts - c).T) < side  # a 2's other pip lies 0.74 of its side away
@@ -93,11 +101,13 @@ def find_dice(frame: np.ndarray, unit: float, config: BoardConfig, *, chroma: fl
         alone = not (near & (areas >= 0.6 * areas[g].max())).any()  # no pip like these round them
         ab = np.float64([lab[int(y), int(x), 1:] for x, y in pts[g]]) - 128
         alone = alone and bool(np.abs(ab).max(axis=1).min() > chroma)
-        f = _square(lab, pipmask, edges, pts[g], c, side, config, alone)
+        f = _square(lab, pipmask, edges, pts[g], c, side, config, alone, two=two)
         if f is None:
             continue
         box, sd, body = f
         mid = box.mean(axis=0)
+        if two:
+            done |= set(g)
         if any(np.hypot(*(mid - o.box.mean(axis=0) * s)) < 0.4 * side for o in out):
             continue  # the same die from another group of its pips (a 2's or 3's far pips)
         out.append(Found(box / s, sd / s, body))
@@ -192,6 +202,34 @@ def _faces(pts: np.ndarray, areas: np.ndarray, groups: list[list[int]], side: fl
     return out + [g for a, g in enumerate(groups) if not used[a]]
 
 
+def _twos(pts: np.ndarray, areas: np.ndarray, groups: list[list[int]], side: float) -> list[list[int]]:
+    """Two lone pips of ``groups`` (indices into ``pts`` px, ``areas`` px²) paired where they may be a
+    2 of the set: of one size (0.75-1.33 times the other's area; a side's pips, squashed, are
+    smaller), as far apart as a 2's pips (``_TWO``) on a die of 0.8-1.3 times the set's ``side`` (px;
+    dice of 18-25 mm against 21.5 expected, a little more near the camera), and no third pip
+    of their size within a side of their middle (a larger face's pips are grouped already). A 2's
+    pips lie farther apart than the links that group pips, so each was a group of its own."""
+    lone = [g[0] for g in groups if len(g) == 1]
+    if len(lone) < 2:
+        return []
+    p = pts[lone]
+    d = np.hypot(p[:, None, 0] - p[None, :, 0], p[:, None, 1] - p[None, :, 1])
+    taken: set[int] = set()
+    pairs = []
+    for a, b in sorted(zip(*np.nonzero(np.triu((d >= _TWO * 0.8 * side) & (d <= _TWO * 1.3 * side), 1))),
+                       key=lambda ab: d[ab]):
+        i, j = lone[a], lone[b]
+        if a in taken or b in taken or not 0.75 < areas[i] / areas[j] < 1 / 0.75:
+            continue
+        mid = (pts[i] + pts[j]) / 2
+        like = (np.hypot(*(pts - mid).T) < side) & (areas >= 0.6 * min(areas[i], areas[j]))
+        if like.sum() > 2:
+            continue
+        taken |= {a, b}
+        pairs.append([i, j])
+    return pairs
+
+
 def _top_face(pts: np.ndarray, areas: np.ndarray, group: list[int], side: float) -> list[int]:
     """The pips of ``group`` (indices into ``pts`` px, ``areas`` px²) on one die's top face. A die's
     sides, seen at a slant, show their pips too (the renders: a side's pips grouped with the top's
@@ -205,11 +243,11 @@ def _top_face(pts: np.ndarray, areas: np.ndarray, group: list[int], side: float)
     return [g[i] for i in _largest_symmetric(pts[g], side)] or g
 
 
-def _square(lab, pipmask, edges, pts, c, side, config: BoardConfig, alone: bool = True):
+def _square(lab, pipmask, edges, pts, c, side, config: BoardConfig, alone: bool = True, two: bool = False):
     """The face round the pips ``pts`` (px) near ``c`` in ``lab`` (the frame in Lab): the region of the
     colour round them, within the edges, as ``(box 4×2, side, body Lab)``, or None when it is no die's
     square. ``alone``: no other pip of their size lies round them and they are coloured (one or two pips may then be a face
-    whose outline is not seen)."""
+    whose outline is not seen); ``two``: they are a 2's two pips (:func:`_twos`), whose square they fix."""
     h, w = lab.shape[:2]
     r = int(1.1 * side)
     x0, y0, x1, y1 = max(0, int(c[0]) - r), max(0, int(c[1]) - r), min(w, int(c[0]) + r), min(h, int(c[1]) + r)
@@ -251,6 +289,13 @@ def _square(lab, pipmask, edges, pts, c, side, config: BoardConfig, alone: bool 
                 cv2.contourArea(hull) >= 0.75 * rw * rh:
             rect = r
         break
+    if two and rect is not None:  # a 2's pips lie on its face's diagonal about its middle, 0.735 of a side apart
+        d = pts[1] - pts[0]
+        turn = (np.degrees(np.arctan2(d[1], d[0])) - rect[2]) % 90
+        own = float(np.hypot(*d)) / _TWO
+        if np.hypot(*(np.float64(rect[0]) - (pts.mean(axis=0) - [x0, y0]))) > 0.1 * own or abs(turn - 45) > 12 \
+                or not 0.8 * own <= min(rect[1]) <= max(rect[1]) <= 1.35 * own:
+            rect = None  # the outline took in more than the face (or is another's): the square the pips fix
     if rect is None:
         # The face's outline not seen whole (a shadow across it, a side or a board of its colour): the
         # square of the die's size round its pips, turned as they are (three or more pips not in a line
@@ -262,6 +307,12 @@ def _square(lab, pipmask, edges, pts, c, side, config: BoardConfig, alone: bool 
             if max(pr[1]) > _SPAN * side or max(pr[1]) < 0.3 * side:
                 return None
             angle = pr[2] + (45 if min(pr[1]) < 0.3 * max(pr[1]) else 0)
+        elif two:  # a 2 of any colour: the square its pips fix, a plain face framed by what is not
+            d = pts[1] - pts[0]
+            angle, own = np.degrees(np.arctan2(d[1], d[0])) + 45, float(np.hypot(*d)) / _TWO
+            if not _framed(dist < config.body_colour, pips_in, mid, own, angle):
+                return None
+            side = own
         elif alone and _plain_round(dist < config.body_colour, pips_in, mid, side):
             d = pts[-1] - pts[0]
             angle = np.degrees(np.arctan2(d[1], d[0])) + 45 if len(pts) == 2 else seen[2] if seen else 0.0
@@ -270,6 +321,31 @@ def _square(lab, pipmask, edges, pts, c, side, config: BoardConfig, alone: bool 
         rect = (tuple(mid), (side, side), angle)
     box = cv2.boxPoints(((rect[0][0] + x0, rect[0][1] + y0), rect[1], rect[2]))
     return box.astype(np.float64), float(np.sqrt(rect[1][0] * rect[1][1])), tuple(float(v) for v in body)
+
+
+def _framed(body: np.ndarray, pips: np.ndarray, mid, side: float, angle: float) -> bool:
+    """Whether the square of ``side`` px round ``mid`` (px in the window), turned ``angle`` degrees, is
+    a die's face: of its body's colour (``body``: mask) within (90 % of it between 0.1 and 0.45 of a
+    side from the middle, pips left out: ``pips`` mask, and 80 % toward each side) and not outside on at least two of its sides
+    (at most 60 % of the band from 0.58 to 0.75 of a side from the middle: a die shows at most two of
+    its sides, which may be of its colour; the table or its shadow shows round the others)."""
+    t = np.radians(angle)
+    u, v = np.array([np.cos(t), np.sin(t)]), np.array([-np.sin(t), np.cos(t)])
+    ys, xs = np.mgrid[0:body.shape[0], 0:body.shape[1]]
+    a = (xs - mid[0]) * u[0] + (ys - mid[1]) * u[1]
+    b = (xs - mid[0]) * v[0] + (ys - mid[1]) * v[1]
+    m = np.maximum(np.abs(a), np.abs(b)) / side
+    inner = (m > 0.1) & (m < 0.45) & (pips == 0)
+    band = (m > 0.58) & (m < 0.75)
+    if inner.sum() < 0.1 * side * side or body[inner].mean() < 0.9:
+        return False
+    outside = 0
+    for sel in (a > np.abs(b), -a > np.abs(b), b > np.abs(a), -b > np.abs(a)):  # the four sides
+        one, within = band & sel, inner & sel
+        if not within.any() or body[within].mean() < 0.8:
+            return False  # a side of the square off the face (a pip and a speck of the table beside it)
+        outside += bool(one.any() and body[one].mean() <= 0.6)
+    return outside >= 2
 
 
 def _plain_round(body: np.ndarray, pips: np.ndarray, mid, side: float) -> bool:
