@@ -414,12 +414,13 @@ class FennScene:
         return seen(faces[-1][1])
 
     def frame(self, *, blue=(1, 5), red=(9, 5), black=6, hand: str | None = None, lifted: str | None = None,
-              seed: int | None = None, stray: bool | None = None):
+              seed: int | None = None, stray: bool | str | None = None):
         """The frame with the blue and red dice at ``(field, top)`` and the black
         die showing ``black`` somewhere beside the board (None: not there). ``hand``: a
         die's colour a hand is moving (over it, the die between fields), or
         None. ``lifted``: a die's colour that is held above its field (0.6-1 field up). ``stray``: a
-        stray d6 on the table (None: drawn from ``seed``, one frame in four).
+        stray d6 on the table (None: drawn from ``seed``, one frame in four, one stray in five a wooden
+        d6 of the set's size and pips; ``"set"``: such a one).
         Returns the frame (``H×W×3 uint8 BGR``) and the truth: one dict per die
         seen (``colour`` blue, red, black or ``"stray"``, ``value``, ``field`` or
         None, ``center`` px of its top face)."""
@@ -473,8 +474,17 @@ class FennScene:
                              ((60, 150, 40), (240, 240, 240)), ((30, 30, 30), (240, 240, 240)),
                              ((200, 235, 245), (30, 30, 170))][int(rng.integers(5))]
                 value = int(rng.integers(1, 7))
-                mid = self._die(img, *at, rng.uniform(0, np.pi), d, value, _col(rng, pip, 8), _col(rng, body, 8),
-                                PIP_LAYOUT, look=sides)
+                ang = rng.uniform(0, np.pi)
+                pip, body = _col(rng, pip, 8), _col(rng, body, 8)
+                # One stray in five (or ``stray="set"``) a wooden d6 of the set's size with black pips, as in
+                # the renders (fenn-00149: it stood for the black die, a 2 not found): from a generator of
+                # its own, so that the other frames are drawn as before.
+                like = np.random.default_rng(None if seed is None else (seed, 149))
+                own = stray == "set" or stray is None and like.random() < 0.2
+                if own:
+                    d, body, pip = side * like.uniform(0.97, 1.03), _col(like, self.body, 10), self.pips["black"]
+                    at = self._free(like, taken, d * 0.75, (0.2, 4.0)) or at
+                mid = self._die(img, *at, ang, d, value, pip, body, PIP_LAYOUT, look=sides, grain=self.grain and own)
                 truth.append({"colour": "stray", "value": value, "field": None,
                               "center": [round(v, 1) for v in self._world_to_frame(*mid)]})
         w, h = self.size

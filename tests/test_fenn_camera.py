@@ -100,6 +100,27 @@ def test_the_black_die_far_from_the_board_a_stray_d6_and_the_grain_are_told_apar
     assert seen_far >= 1 and strays >= 6
 
 
+def test_a_black_2_beside_a_stray_d6_like_the_sets_dice_is_found_and_never_read_surely_and_wrongly():
+    """A 2's two pips lie farther apart than pips that group: the black die showing 2 (black pips, no
+    colour to single it out) is found by the square its pips fix. Beside it a wooden d6 of the set's
+    size with black pips (as in render fenn-00149, where the 2 was missed and the stray read surely as
+    the black die): whenever both are seen, the player is asked which is the game's."""
+    found = 0
+    for seed in range(40, 60):
+        scene = FennScene(seed=seed)
+        board = BoardArea(tuple(scene.board_corners()), scene.size)
+        frame, truth = scene.frame(blue=(3, 7), red=(6, 4), black=2, seed=1, stray="set")
+        r = read_fenn(frame, board)
+        got = [(d.colour, d.value, d.field) for d in r.dice]
+        assert not r.sure or got == [("blue", 7, 3), ("red", 4, 6), ("black", 2, None)], seed
+        stray = next(d for d in truth if d["colour"] == "stray")["value"]
+        seen = [d.value for d in r.dice if d.colour in ("black", None)] + [d.value for d in r.strays]
+        found += seen.count(2) == 1 + (stray == 2)
+        if len(seen) >= 2:
+            assert FennReason.COLOURS in r.reasons or FennReason.NOT_A_FACE in r.reasons, seed
+    assert found >= 16
+
+
 def test_no_board_in_an_empty_frame_is_a_clear_error():
     with pytest.raises(BoardError, match="no board"):
         find_board(np.full((480, 640, 3), 90, np.uint8))
