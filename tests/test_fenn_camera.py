@@ -539,3 +539,17 @@ def test_a_fields_number_is_not_a_die_and_a_stray_is_not_the_black_die_in_render
     r = reads["fenn-00149.jpg"]
     assert ("black", 2, None) in [(d.colour, d.value, d.field) for d in r.dice]
     assert [d.value for d in r.strays] == [4] and FennReason.COLOURS in r.reasons and not r.sure
+
+
+def test_a_red_1_is_found_beside_a_dark_speck_or_a_blue_die_in_renders():
+    """Renders never tuned on, the board calibrated: a face's pips are of one colour, so the red 1 of
+    fenn-00011 is not joined with a dark speck on its wooden face, and the red 1 of fenn-00197 stands
+    alone though the blue die's pips lie within a side of it."""
+    labels = {lab["image"]: lab for lab in json.load(open(os.path.join(RENDERS, "labels.json"), encoding="utf-8"))}
+    for name in ("fenn-00011.jpg", "fenn-00197.jpg"):
+        label = labels[name]
+        frame = cv2.imread(os.path.join(RENDERS, name))
+        board = BoardArea(tuple(map(tuple, label["board_corners"])), (frame.shape[1], frame.shape[0]))
+        r = read_fenn(frame, board, dice=DICE_SETS[label["dice_set"]])
+        red = next(d for d in label["dice"] if d["colour"] == "red")
+        assert ("red", 1, red["field"]) in [(d.colour, d.value, d.field) for d in r.dice], name

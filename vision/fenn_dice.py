@@ -87,6 +87,8 @@ def find_dice(frame: np.ndarray, unit: float, config: BoardConfig, *, chroma: fl
     edges = cv2.dilate(edges, np.ones((2, 2), np.uint8)) & ~(cv2.dilate(pipmask, np.ones((3, 3), np.uint8)) * 255)
     # Pips near each other belong to one die: single links shorter than a third of a side.
     groups = _faces(pts, areas, _groups(pts, 0.4 * side), side)
+    hue = _tinted(frame, pts / s, chroma)
+    tinted = np.abs(hue).max(axis=1) > 0
     out: list[Found] = []
     done: set[int] = set()
     # A 2's two pips as one face first; where they make no die's square, each alone in its turn.
@@ -95,12 +97,19 @@ def find_dice(frame: np.ndarray, unit: float, config: BoardConfig, *, chroma: fl
         if done & set(g):
             continue
         g = _top_face(pts, areas, g, side)
+        if tinted[g].any() and not tinted[g].all():
+            if two:
+                continue  # a 2's pips are of one colour
+            # A face's pips are of one colour: the fewer are not its (a dark speck beside a red 1).
+            major = tinted[g].sum() * 2 >= len(g)
+            g = [i for i in g if tinted[i] == major]
         c = pts[g].mean(axis=0)
         near = np.hypot(*(pts - c).T) < side  # a 2's other pip lies 0.74 of its side away
         near[g] = False
-        alone = not (near & (areas >= 0.6 * areas[g].max())).any()  # no pip like these round them
-        ab = np.float64([lab[int(y), int(x), 1:] for x, y in pts[g]]) - 128
-        alone = alone and bool(np.abs(ab).max(axis=1).min() > chroma)
+        # Alone: coloured, and no pip like these round them (of their size and colour: a blue die's pips
+        # beside a red 1 are not its).
+        same = hue @ hue[g].mean(axis=0) > 0.5 * np.linalg.norm(hue, axis=1) * np.linalg.norm(hue[g].mean(axis=0))
+        alone = bool(tinted[g].all()) and not (near & (areas >= 0.6 * areas[g].max()) & tinted & same).any()
         f = _square(lab, pipmask, edges, pts[g], c, side, config, alone, two=two)
         if f is None:
             continue
@@ -112,6 +121,22 @@ def find_dice(frame: np.ndarray, unit: float, config: BoardConfig, *, chroma: fl
             continue  # the same die from another group of its pips (a 2's or 3's far pips)
         out.append(Found(box / s, sd / s, body))
     return out
+
+
+def _tinted(frame: np.ndarray, pts: np.ndarray, chroma: float) -> np.ndarray:
+    """Each pip's colour at ``pts`` (N×2 px of ``frame``, ``H×W×3 uint8 BGR``): its middle's Lab a*, b*
+    less 128 (the darkest of the 3×3 pixels there, the pip's own), N×2, zeros where neither is beyond
+    ``chroma`` (no colour). Taken at the frame's own size: shrunk, a small pip's colour runs into its
+    face's."""
+    h, w = frame.shape[:2]
+    at = []
+    for x, y in pts:
+        x, y = min(max(int(round(x)), 1), w - 2), min(max(int(round(y)), 1), h - 2)
+        box = frame[y - 1:y + 2, x - 1:x + 2].reshape(-1, 3)
+        at.append(box[int(np.argmin(box.astype(np.int32).sum(axis=1)))])
+    ab = cv2.cvtColor(np.uint8(at).reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3)[:, 1:].astype(np.float64) - 128
+    ab[np.abs(ab).max(axis=1) <= chroma] = 0
+    return ab
 
 
 def _elongation(labels: np.ndarray, n: int) -> np.ndarray:
