@@ -314,10 +314,11 @@ def _square(lab, pipmask, edges, pts, c, side, config: BoardConfig, alone: bool 
                 cv2.contourArea(hull) >= 0.75 * rw * rh:
             rect = r
         break
-    if two and rect is not None:  # a 2's pips lie on its face's diagonal about its middle, 0.735 of a side apart
+    if two:  # a 2's pips lie on its face's diagonal about its middle, 0.735 of a side apart
         d = pts[1] - pts[0]
-        turn = (np.degrees(np.arctan2(d[1], d[0])) - rect[2]) % 90
-        own = float(np.hypot(*d)) / _TWO
+        diagonal, own = float(np.degrees(np.arctan2(d[1], d[0]))), float(np.hypot(*d)) / _TWO
+    if two and rect is not None:
+        turn = (diagonal - rect[2]) % 90
         if np.hypot(*(np.float64(rect[0]) - (pts.mean(axis=0) - [x0, y0]))) > 0.1 * own or abs(turn - 45) > 12 \
                 or not 0.8 * own <= min(rect[1]) <= max(rect[1]) <= 1.35 * own:
             rect = None  # the outline took in more than the face (or is another's): the square the pips fix
@@ -333,8 +334,7 @@ def _square(lab, pipmask, edges, pts, c, side, config: BoardConfig, alone: bool 
                 return None
             angle = pr[2] + (45 if min(pr[1]) < 0.3 * max(pr[1]) else 0)
         elif two:  # a 2 of any colour: the square its pips fix, a plain face framed by what is not
-            d = pts[1] - pts[0]
-            angle, own = np.degrees(np.arctan2(d[1], d[0])) + 45, float(np.hypot(*d)) / _TWO
+            angle = diagonal + 45
             if not _framed(dist < config.body_colour, pips_in, mid, own, angle):
                 return None
             side = own
