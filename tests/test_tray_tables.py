@@ -129,3 +129,40 @@ def test_a_near_camera_scene_is_read_as_a_game_reads_it():
     values = [6, 5, 4, 3, 2]
     r = Reader().read(scene.frame(scene.place(values)), area=area, expect=len(values))
     assert not r.sure or sorted(r.values) == sorted(values)
+
+
+def test_a_wall_casts_a_sharp_dark_shadow_over_the_felt_and_a_die_in_it():
+    # Light from the left (the dice's shadows fall to the right): the left wall shades the felt by it.
+    style = RenderStyle(size=(800, 600), die_size=60, tray=(40, 80, 30), tray_inset=0.15, tilt=0.0, specks=0,
+                        noise=0, gradient=0, light=(0.2, 0.0), wall_shade=1.5, wall_dark=0.25, to_wall=0.65)
+    scene = TrayScene(seed=2, style=style)
+    x0, y0, x1, y1 = scene.tray
+    from hardware.render import PlacedDie
+    white = ((232, 238, 240), (25, 25, 25))
+    in_shadow = PlacedDie(1, (x0 + 0.7 * 60, (y0 + y1) / 2), 0.0, 60.0, white)
+    in_light = PlacedDie(1, ((x0 + x1) / 2, (y0 + y1) / 2), 0.0, 60.0, white)
+    f = scene.frame([in_shadow, in_light]).astype(float)
+    row = round((y0 + y1) / 2 - 0.35 * 60)  # through the dice's upper halves, off their pip
+    die_dark = f[row, round(x0 + 0.7 * 60)].mean()
+    die_lit = f[row, round((x0 + x1) / 2)].mean()
+    assert die_dark < 0.4 * die_lit
+    # Sharp: the felt's brightness changes within a few px at the shadow's edge, and is even on each side.
+    felt = f[y0 + 40, x0 + 20: x0 + 200].mean(axis=1)
+    assert felt[:40].std() < 3 and felt[-40:].std() < 3 and felt[:40].mean() < 0.4 * felt[-40:].mean()
+    assert np.abs(np.diff(felt)).max() > 8  # a step, not a fade
+    # Dice may lie nearer the walls than the old margin: centres down to 0.65 side from a wall.
+    near = [d for _ in range(20) for d in scene.place([1, 2, 3, 4, 5])
+            if min(d.center[0] - x0, x1 - d.center[0], d.center[1] - y0, y1 - d.center[1]) < 1.0 * 60]
+    assert near and all(min(d.center[0] - x0, x1 - d.center[0], d.center[1] - y0, y1 - d.center[1]) >= 0.64 * 60
+                        for d in near)
+
+
+def test_dice_of_the_felts_own_colour():
+    style = RenderStyle(size=(800, 600), die_size=60, tray=(110, 60, 25), tray_inset=0.15, specks=0, own_colour=1.0)
+    dice = TrayScene(seed=3, style=style).place([1, 2, 3])
+    for d in dice:
+        body, pip = d.colours
+        ratio = np.array(body) / np.array(style.tray)
+        assert np.all(ratio >= 0.99) and np.all(ratio <= 1.31) and np.ptp(ratio) < 1e-6
+        assert pip == (235, 235, 235)  # light pips on a dark felt's colour
+
