@@ -166,3 +166,13 @@ def test_dice_of_the_felts_own_colour():
         assert np.all(ratio >= 0.99) and np.all(ratio <= 1.31) and np.ptp(ratio) < 1e-6
         assert pip == (235, 235, 235)  # light pips on a dark felt's colour
 
+
+def test_the_tray_found_takes_in_its_walls_cast_shadow():
+    # A dark felt tray whose near walls cast a band of deep shadow (a die's depth): the tray found
+    # reaches the wall there, so a die lying in the shadow lies in the tray.
+    style = RenderStyle(size=(1640, 1232), die_size=90, tray=(70, 60, 45), table="plain", table_colour=(200, 205, 210),
+                        tray_inset=0.15, tilt=0.0, specks=0, light=(0.15, 0.12), wall_shade=1.2, wall_dark=0.2)
+    scene = TrayScene(seed=5, style=style)
+    frame = scene.frame(scene.place([1, 2, 3, 4, 5, 6], touching=0))
+    area = find_tray(frame)
+    assert _overlap(area.polygon, scene.polygon, style.size) > 0.95
