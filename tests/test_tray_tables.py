@@ -176,3 +176,43 @@ def test_the_tray_found_takes_in_its_walls_cast_shadow():
     frame = scene.frame(scene.place([1, 2, 3, 4, 5, 6], touching=0))
     area = find_tray(frame)
     assert _overlap(area.polygon, scene.polygon, style.size) > 0.95
+
+
+def test_a_walls_deep_shadow_is_felt_not_a_foreign_thing_and_a_die_in_it_is_read():
+    # Light from the top left: the top and left walls cast a sharp shadow, a die's depth, at a
+    # fifth of the light. Nothing lies in the tray but dice, one of them in the shadow.
+    style = RenderStyle(size=(1640, 1232), die_size=90, tray=(40, 80, 30), table="plain", table_colour=(200, 205, 210),
+                        tray_inset=0.15, tilt=0.0, specks=0, noise=3, light=(0.15, 0.12), wall_shade=1.2,
+                        wall_dark=0.2)
+    scene = TrayScene(seed=6, style=style)
+    area, warning = calibrate(scene.frame(scene.place([1, 2, 3, 4, 5, 6], touching=0)))
+    assert warning is None
+    from hardware.render import PlacedDie
+    x0, y0, x1, y1 = scene.tray
+    dice = scene.place([2, 3, 5, 6], touching=0) + [PlacedDie(4, (x0 + 70, (y0 + y1) / 2), 10.0, 90.0,
+                                                               ((232, 238, 240), (25, 25, 25)))]
+    r = Reader().read(scene.frame(dice), area=area, expect=5)
+    assert "foreign" not in [str(x) for x in r.reasons]
+    assert sorted(r.values) == [2, 3, 4, 5, 6]
+
+
+def test_a_pip_beside_a_face_read_doubts_it_unless_another_die_owns_it():
+    from vision.dice import Die
+    from vision.verdict import pip_beside
+
+    side = 80.0
+    img = np.full((400, 400, 3), (60, 90, 130), np.uint8)  # a brown felt, and a brown die's two on it
+    a, b = (170.0, 170.0), (218.0, 218.0)  # a two's pips, 0.85 side apart on the diagonal
+    for p in (a, b):
+        cv2.circle(img, (round(p[0]), round(p[1])), 8, (235, 235, 235), -1, cv2.LINE_AA)
+
+    def die(value, pips, c, half=30.0):
+        return Die(value=value, center=c, size=2 * half, confidence=1.0, pips=tuple(pips),
+                   corners=((c[0] - half, c[1] - half), (c[0] + half, c[1] - half), (c[0] + half, c[1] + half),
+                            (c[0] - half, c[1] + half)))
+
+    one = die(1, [a], a)  # a one read round one of the two's pips
+    assert pip_beside(img, one, side)
+    assert not pip_beside(img, die(2, [a, b], (194.0, 194.0)), side)  # the whole two
+    # The spot is another die's pip: that die explains it.
+    assert not pip_beside(img, one, side, [die(1, [b], b)])

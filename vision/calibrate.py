@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .candidates import in_shade
 from .config import DEFAULT
 
 __all__ = ["TrayArea", "CalibrationError", "find_tray", "area_from_corners", "measure_dice", "load_area",
@@ -186,7 +187,7 @@ def _grown_tray(image: np.ndarray, min_share: float) -> TrayArea | None:
         return None
     # The felt in a wall's cast shadow (its colour dimmed, past a sharp step) joins it when the tray
     # stays a solid convex shape: a die lying in that shadow lies in the tray.
-    shaded = _shaded_felt(lab, ref, cfg)
+    shaded = in_shade(lab, ref, cfg.shade_chroma, cfg.step)
     light = lab[..., 0].astype(np.float32)
     wider = region
     for _ in range(cfg.shade_reach):
@@ -223,17 +224,6 @@ def _solid_hull(region: np.ndarray, min_share: float, cfg) -> np.ndarray | None:
     near_region = cv2.dilate(region, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
     support = float((rim & near_region).sum()) / max(1.0, float(rim.sum()))
     return hull if min_share <= share <= 0.9 and support >= cfg.solid else None
-
-
-def _shaded_felt(lab: np.ndarray, ref: np.ndarray, cfg) -> np.ndarray:
-    """``H×W uint8`` 1 where ``lab`` (``H×W×3`` uint8 CIELAB, OpenCV's scale) is the felt's colour ``ref``
-    in shade: no lighter, its a and b the felt's dimmed in proportion to the lightness (a shadow scales
-    the light; within ``cfg.shade_chroma``)."""
-    f = lab.astype(np.float32)
-    dim = np.clip(f[..., 0] / max(1.0, float(ref[0])), 0.0, 1.0)
-    da = f[..., 1] - 128 - (float(ref[1]) - 128) * dim
-    db = f[..., 2] - 128 - (float(ref[2]) - 128) * dim
-    return ((f[..., 0] <= ref[0] + cfg.step) & (np.hypot(da, db) <= cfg.shade_chroma)).astype(np.uint8)
 
 
 def area_from_corners(corners, frame_size: tuple[int, int]) -> TrayArea:
