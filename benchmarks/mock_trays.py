@@ -16,7 +16,9 @@ cup, cards, coins, a phone, a stray die); 0-8 specks; dice touching (share
 0-0.6), sensor noise; for a third of the trays a higher camera (a tray of
 40-64% of the frame, dice down to 35 px); for two thirds a camera near
 enough for the dice away from the middle to show their side faces and pips;
-for three quarters the walls' shadow on the felt (what the Blender renders showed the mock
+for three quarters the walls' shadow on the felt and the dice in it, for half of those cast
+sharp-edged and dark; for half the dice let lie against the walls; for a third some dice of
+the felt's own colour (what the Blender renders showed the mock
 world lacked; nothing fitted to them). The tray is calibrated as at set-up from six dice
 apart (:func:`vision.calibrate.calibrate`; when no tray is found, from its
 corners touched), then a throw of 5-8 random values is read with the
@@ -84,6 +86,11 @@ def tray(seed: int):
         style = replace(style, tray_inset=inset, die_size=round(die))
     near = max(12.0, 1640 / (1.2 * style.die_size)) * rng.uniform(0.9, 1.4)
     style = replace(style, camera_height=rng.choice([0, near, near]), wall_shade=rng.choice([0, 0.5, 1.0, 2.0]))
+    # Drawn after those (the earlier draws stay): for half the trays the walls' shadow cast sharp-edged
+    # and dark (0.15-0.45 of the light; a die in it shaded as deep), for half the dice let lie against
+    # the walls, and for a third some dice of the felt's own colour.
+    dark = rng.uniform(0.15, 0.45) if rng.random() < 0.5 else 0.0
+    style = replace(style, wall_dark=dark, to_wall=rng.choice([0, 0.65]), own_colour=rng.choice([0, 0, 0.3]))
     return style, values
 
 

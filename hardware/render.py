@@ -120,7 +120,10 @@ class RenderStyle:
     of dice 0-1 whose bodies let the tray show through a little;
     ``camera_height``: the camera's height in die sides (0: far; near, a die
     away from the middle shows its side faces and their pips, as in 3D);
-    ``wall_shade``: how deep the walls' shadow reaches into the tray, die sides.
+    ``wall_shade``: how deep the walls' shadow reaches into the tray, die sides, falling on the dice
+    in it too, fading from ``shadow``'s brightness; ``wall_dark`` > 0: cast sharp-edged instead, as
+    dark as that throughout; ``to_wall``: the least distance of a die's centre from a wall, die sides
+    (0: 1.04); ``own_colour``: share of dice 0-1 of the felt's colour (a shade lighter).
     """
 
     size: tuple[int, int] = (820, 616)
@@ -149,6 +152,9 @@ class RenderStyle:
     translucent: float = 0.0
     camera_height: float = 0.0
     wall_shade: float = 0.0
+    wall_dark: float = 0.0
+    to_wall: float = 0.0
+    own_colour: float = 0.0
 
 
 def _colours(rng: np.random.Generator, share: float, palette) -> tuple:
@@ -393,8 +399,7 @@ def _marble(img: np.ndarray, outline, body, rng: np.random.Generator, *, tint=No
 def render_empty(*, seed: int | None = None, style: RenderStyle = RenderStyle()) -> np.ndarray:
     """An empty tray: ``H×W×3 uint8 BGR``, ``H×W`` from ``style.size``."""
     rng = np.random.default_rng(seed)
-    img = _background(rng, style)
-    return _finish(img, rng, style)
+    return _finish(_background(rng, style), rng, style)
 
 
 def _finish(img: np.ndarray, rng: np.random.Generator, style: RenderStyle, truth=None):
@@ -452,11 +457,8 @@ def render_throw(values, *, seed: int | None = None, style: RenderStyle = Render
     return _finish(img, rng, style, truth)
 
 
-# --------------------------------------------------------------------------
 # Scenes: a tray on a table, dice placed explicitly, for frame sequences
-# --------------------------------------------------------------------------
 
-#: A die in a scene: value 1-6, centre (x, y) px, angle degrees, side px, (body BGR, pip BGR).
 @dataclass(frozen=True)
 class PlacedDie:
     """A die lying in a :class:`TrayScene`: ``value`` 1-6, ``center`` ``(x, y)``
@@ -511,7 +513,7 @@ class TrayScene:
 
     def __init__(self, *, seed: int | None = None, style: RenderStyle = RenderStyle(tilt=0.0, specks=0),
                  tray: tuple[int, int, int, int] | None = None):
-        from .tray_table import camera_view, draw_clutter, spot_beside, table
+        from .tray_table import camera_view, draw_clutter, spot_beside, table, wall_shadow
 
         self.style = style
         self.rng = np.random.default_rng(seed)
@@ -547,9 +549,9 @@ class TrayScene:
         x0, y0, x1, y1 = tray
         inner = _background(self.rng, RenderStyle(size=(x1 - x0, y1 - y0), tray=style.tray, gradient=style.gradient))
         img[y0:y1, x0:x1] = inner
-        if style.wall_shade:
-            from .tray_table import wall_shadow
-            wall_shadow(img, tray, style.light, style.wall_shade * style.die_size, style.shadow)
+        #: The walls' shadow on the felt and the dice in it (``H×W`` factors, applied per frame), or None.
+        self.shade = wall_shadow((w, h), tray, style.light, style.wall_shade * style.die_size, style.wall_dark or
+                                 style.shadow, edge=style.soft * style.die_size if style.wall_dark else None)
         cv2.rectangle(img, (x0, y0), (x1 - 1, y1 - 1), tuple(c * 0.6 for c in style.tray), max(2, round(w / 200)))
         if style.table != "wood" and style.gradient:  # the room's light falls off across the table too
             gx, gy = look.uniform(0, w), look.uniform(0, h)
@@ -583,15 +585,19 @@ class TrayScene:
         override the style's shares (``touching=0``: dice apart, as set-up asks for)."""
         x0, y0, x1, y1 = self.tray
         touching = self.style.touching if touching is None else touching
-        inner = RenderStyle(size=(x1 - x0, y1 - y0), die_size=self.style.die_size, touching=touching)
+        pad = (1.04 - self.style.to_wall) * self.style.die_size if self.style.to_wall else 0.0  # nearer the walls
+        x0, y0, x1, y1 = x0 - pad, y0 - pad, x1 + pad, y1 + pad
+        inner = RenderStyle(size=(round(x1 - x0), round(y1 - y0)), die_size=self.style.die_size, touching=touching)
         spots = _place(self.rng, len(list(values)), inner)
         share = self.style.coloured if coloured is None else coloured
         out = []
         for v, (x, y, ang) in zip(values, spots):
             colours = _colours(self.rng, share, self.style.palette)
-            alpha = 1.0
-            if self.style.translucent and self.rng.random() < self.style.translucent:
-                alpha = float(self.rng.uniform(0.6, 0.8))
+            if self.style.own_colour and self.rng.random() < self.style.own_colour:  # the felt's colour
+                body = tuple(float(c) for c in np.minimum(255.0, np.float64(self.style.tray) * self.rng.uniform(1, 1.3)))
+                colours = (body, (25, 25, 25) if sum(self.style.tray) > 360 else (235, 235, 235))
+            see_through = self.style.translucent and self.rng.random() < self.style.translucent
+            alpha = float(self.rng.uniform(0.6, 0.8)) if see_through else 1.0
             out.append(PlacedDie(int(v), (x + x0, y + y0), ang, self.style.die_size * self.rng.uniform(0.95, 1.05),
                                  colours, alpha))
         return out
@@ -611,15 +617,10 @@ class TrayScene:
             rise = ((w / 2 - d.center[0]) / near, (h / 2 - d.center[1]) / near) if near else None
             _draw_die(img, d.value, d.center[0], d.center[1], d.angle, d.size, d.colours[0], d.colours[1], self.rng,
                       alpha=d.alpha, rise=rise, **self._light())
+        img *= 1.0 if self.shade is None else self.shade[..., None]
         if hand is not None:
-            hx, hy = hand
-            s = self.style.die_size
-            skin = (120, 150, 205)
-            cv2.ellipse(img, (round(hx), round(hy + 2.2 * s)), (round(1.4 * s), round(1.9 * s)), 0, 0, 360, skin, -1)
-            cv2.rectangle(img, (round(hx - 0.9 * s), round(hy + 2.2 * s)), (round(hx + 0.9 * s), h), skin, -1)
-            for k in range(4):
-                fx = hx + (k - 1.5) * 0.55 * s
-                cv2.ellipse(img, (round(fx), round(hy + 0.5 * s)), (round(0.22 * s), round(0.8 * s)), 0, 0, 360, skin, -1)
+            from .tray_table import draw_hand
+            draw_hand(img, hand, self.style.die_size)
         if self.homography is not None:
             img = cv2.warpPerspective(img, self.homography, self.style.size, flags=cv2.INTER_LINEAR,
                                       borderMode=cv2.BORDER_REFLECT)

@@ -21,7 +21,8 @@ import math
 import cv2
 import numpy as np
 
-__all__ = ["TABLES", "CLUTTER", "table", "draw_clutter", "spot_beside", "camera_view", "draw_sides", "wall_shadow"]
+__all__ = ["TABLES", "CLUTTER", "table", "draw_clutter", "spot_beside", "camera_view", "draw_sides", "wall_shadow",
+           "draw_hand"]
 
 #: The kinds of table :func:`table` draws.
 TABLES = ("light-wood", "dark-wood", "planks", "checked", "striped", "felt", "plain")
@@ -260,19 +261,41 @@ def draw_sides(img: np.ndarray, corners, rise, body, pip, value: int, rng: np.ra
             break
 
 
-def wall_shadow(img: np.ndarray, tray, light, depth: float, dark: float) -> None:
-    """Darken the tray's felt along the walls the light comes over (in place): a band ``depth`` px deep
-    along each wall on the light's side, full (``dark`` times the brightness) at the wall, fading to none.
-    ``img``: ``H×W×3 float32 BGR``; ``tray``: ``(x0, y0, x1, y1)`` px; ``light``: the dice's shadow
-    offset ``(x, y)`` (away from the light)."""
+def wall_shadow(size: tuple[int, int], tray, light, depth: float, dark: float,
+                edge: float | None = None) -> np.ndarray | None:
+    """The walls' shadow in the tray, ``H×W float32`` brightness factors for a frame of ``size``
+    ``(width, height)`` px (1 outside the shadow; None when ``depth`` < 1 px): a band ``depth`` px deep
+    along each wall on the light's side, ``dark`` (0-1, lower darker) at the wall, fading to none; or,
+    with ``edge`` (px, its blur: a sun's shadow is sharp, a lamp's soft), as dark throughout up to a
+    sharp edge, as a wall casts it (the Blender renders' trays). It falls on the felt and on whatever
+    lies there (a die in the band is shaded as deep).
+    ``tray``: ``(x0, y0, x1, y1)`` px; ``light``: the dice's shadow offset ``(x, y)`` (away from the light)."""
     x0, y0, x1, y1 = tray
     if depth < 1:
-        return
+        return None
     yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
     shade = np.ones_like(xx)
     lx, ly = light
     for dist, weight in ((xx - x0, lx), (x1 - xx, -lx), (yy - y0, ly), (y1 - yy, -ly)):
         if weight > 0:
             k = min(1.0, 4 * weight)
-            shade = np.minimum(shade, 1 - (1 - dark) * np.clip(1 - dist / (depth * k), 0, 1) ** 1.5)
-    img[y0:y1, x0:x1] *= shade[..., None]
+            fall = np.clip(1 - dist / (depth * k), 0, 1)
+            shade = np.minimum(shade, 1 - (1 - dark) * (fall ** 1.5 if edge is None else fall > 0))
+    out = np.ones((size[1], size[0]), np.float32)
+    out[y0:y1, x0:x1] = shade
+    if edge is not None:
+        out = cv2.GaussianBlur(out, (0, 0), max(1.0, edge))
+    return out
+
+
+def draw_hand(img: np.ndarray, at: tuple[float, float], die: float) -> None:
+    """A hand reaching in from the bottom edge of ``img`` (``H×W×3`` BGR, drawn in place) with its
+    fingertips at ``at`` ``(x, y)`` px; ``die``: the die side, px (the hand's scale)."""
+    hx, hy = at
+    h = img.shape[0]
+    skin = (120, 150, 205)
+    cv2.ellipse(img, (round(hx), round(hy + 2.2 * die)), (round(1.4 * die), round(1.9 * die)), 0, 0, 360, skin, -1)
+    cv2.rectangle(img, (round(hx - 0.9 * die), round(hy + 2.2 * die)), (round(hx + 0.9 * die), h), skin, -1)
+    for k in range(4):
+        fx = hx + (k - 1.5) * 0.55 * die
+        cv2.ellipse(img, (round(fx), round(hy + 0.5 * die)), (round(0.22 * die), round(0.8 * die)), 0, 0, 360, skin, -1)

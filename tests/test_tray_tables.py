@@ -129,3 +129,90 @@ def test_a_near_camera_scene_is_read_as_a_game_reads_it():
     values = [6, 5, 4, 3, 2]
     r = Reader().read(scene.frame(scene.place(values)), area=area, expect=len(values))
     assert not r.sure or sorted(r.values) == sorted(values)
+
+
+def test_a_wall_casts_a_sharp_dark_shadow_over_the_felt_and_a_die_in_it():
+    # Light from the left (the dice's shadows fall to the right): the left wall shades the felt by it.
+    style = RenderStyle(size=(800, 600), die_size=60, tray=(40, 80, 30), tray_inset=0.15, tilt=0.0, specks=0,
+                        noise=0, gradient=0, light=(0.2, 0.0), wall_shade=1.5, wall_dark=0.25, to_wall=0.65)
+    scene = TrayScene(seed=2, style=style)
+    x0, y0, x1, y1 = scene.tray
+    from hardware.render import PlacedDie
+    white = ((232, 238, 240), (25, 25, 25))
+    in_shadow = PlacedDie(1, (x0 + 0.7 * 60, (y0 + y1) / 2), 0.0, 60.0, white)
+    in_light = PlacedDie(1, ((x0 + x1) / 2, (y0 + y1) / 2), 0.0, 60.0, white)
+    f = scene.frame([in_shadow, in_light]).astype(float)
+    row = round((y0 + y1) / 2 - 0.35 * 60)  # through the dice's upper halves, off their pip
+    die_dark = f[row, round(x0 + 0.7 * 60)].mean()
+    die_lit = f[row, round((x0 + x1) / 2)].mean()
+    assert die_dark < 0.4 * die_lit
+    # Sharp: the felt's brightness changes within a few px at the shadow's edge, and is even on each side.
+    felt = f[y0 + 40, x0 + 20: x0 + 200].mean(axis=1)
+    assert felt[:40].std() < 3 and felt[-40:].std() < 3 and felt[:40].mean() < 0.4 * felt[-40:].mean()
+    assert np.abs(np.diff(felt)).max() > 8  # a step, not a fade
+    # Dice may lie nearer the walls than the old margin: centres down to 0.65 side from a wall.
+    near = [d for _ in range(20) for d in scene.place([1, 2, 3, 4, 5])
+            if min(d.center[0] - x0, x1 - d.center[0], d.center[1] - y0, y1 - d.center[1]) < 1.0 * 60]
+    assert near and all(min(d.center[0] - x0, x1 - d.center[0], d.center[1] - y0, y1 - d.center[1]) >= 0.64 * 60
+                        for d in near)
+
+
+def test_dice_of_the_felts_own_colour():
+    style = RenderStyle(size=(800, 600), die_size=60, tray=(110, 60, 25), tray_inset=0.15, specks=0, own_colour=1.0)
+    dice = TrayScene(seed=3, style=style).place([1, 2, 3])
+    for d in dice:
+        body, pip = d.colours
+        ratio = np.array(body) / np.array(style.tray)
+        assert np.all(ratio >= 0.99) and np.all(ratio <= 1.31) and np.ptp(ratio) < 1e-6
+        assert pip == (235, 235, 235)  # light pips on a dark felt's colour
+
+
+def test_the_tray_found_takes_in_its_walls_cast_shadow():
+    # A dark felt tray whose near walls cast a band of deep shadow (a die's depth): the tray found
+    # reaches the wall there, so a die lying in the shadow lies in the tray.
+    style = RenderStyle(size=(1640, 1232), die_size=90, tray=(70, 60, 45), table="plain", table_colour=(200, 205, 210),
+                        tray_inset=0.15, tilt=0.0, specks=0, light=(0.15, 0.12), wall_shade=1.2, wall_dark=0.2)
+    scene = TrayScene(seed=5, style=style)
+    frame = scene.frame(scene.place([1, 2, 3, 4, 5, 6], touching=0))
+    area = find_tray(frame)
+    assert _overlap(area.polygon, scene.polygon, style.size) > 0.95
+
+
+def test_a_walls_deep_shadow_is_felt_not_a_foreign_thing_and_a_die_in_it_is_read():
+    # Light from the top left: the top and left walls cast a sharp shadow, a die's depth, at a
+    # fifth of the light. Nothing lies in the tray but dice, one of them in the shadow.
+    style = RenderStyle(size=(1640, 1232), die_size=90, tray=(40, 80, 30), table="plain", table_colour=(200, 205, 210),
+                        tray_inset=0.15, tilt=0.0, specks=0, noise=3, light=(0.15, 0.12), wall_shade=1.2,
+                        wall_dark=0.2)
+    scene = TrayScene(seed=6, style=style)
+    area, warning = calibrate(scene.frame(scene.place([1, 2, 3, 4, 5, 6], touching=0)))
+    assert warning is None
+    from hardware.render import PlacedDie
+    x0, y0, x1, y1 = scene.tray
+    dice = scene.place([2, 3, 5, 6], touching=0) + [PlacedDie(4, (x0 + 70, (y0 + y1) / 2), 10.0, 90.0,
+                                                               ((232, 238, 240), (25, 25, 25)))]
+    r = Reader().read(scene.frame(dice), area=area, expect=5)
+    assert "foreign" not in [str(x) for x in r.reasons]
+    assert sorted(r.values) == [2, 3, 4, 5, 6]
+
+
+def test_a_pip_beside_a_face_read_doubts_it_unless_another_die_owns_it():
+    from vision.dice import Die
+    from vision.verdict import pip_beside
+
+    side = 80.0
+    img = np.full((400, 400, 3), (60, 90, 130), np.uint8)  # a brown felt, and a brown die's two on it
+    a, b = (170.0, 170.0), (218.0, 218.0)  # a two's pips, 0.85 side apart on the diagonal
+    for p in (a, b):
+        cv2.circle(img, (round(p[0]), round(p[1])), 8, (235, 235, 235), -1, cv2.LINE_AA)
+
+    def die(value, pips, c, half=30.0):
+        return Die(value=value, center=c, size=2 * half, confidence=1.0, pips=tuple(pips),
+                   corners=((c[0] - half, c[1] - half), (c[0] + half, c[1] - half), (c[0] + half, c[1] + half),
+                            (c[0] - half, c[1] + half)))
+
+    one = die(1, [a], a)  # a one read round one of the two's pips
+    assert pip_beside(img, one, side)
+    assert not pip_beside(img, die(2, [a, b], (194.0, 194.0)), side)  # the whole two
+    # The spot is another die's pip: that die explains it.
+    assert not pip_beside(img, one, side, [die(1, [b], b)])

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .candidates import in_shade
 from .config import DEFAULT
 
 __all__ = ["TrayArea", "CalibrationError", "find_tray", "area_from_corners", "measure_dice", "load_area",
@@ -181,24 +182,48 @@ def _grown_tray(image: np.ndarray, min_share: float) -> TrayArea | None:
     cross = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
     for _ in range(cfg.margin):
         region = cv2.dilate(region, cross) & near
-    cnts, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not cnts:
+    hull = _solid_hull(region, min_share, cfg)
+    if hull is None:
         return None
-    hull = cv2.convexHull(max(cnts, key=cv2.contourArea))
-    area = cv2.contourArea(hull)
-    share = area / float(sh * sw)
-    # The hull's outline runs along the region (dice against the wall leave gaps in it; a region
-    # leaked into the table leaves its hull's outline over the table).
-    rim = np.zeros_like(region)
-    cv2.drawContours(rim, [hull], -1, 1, 1)
-    near_region = cv2.dilate(region, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
-    support = float((rim & near_region).sum()) / max(1.0, float(rim.sum()))
-    if not min_share <= share <= 0.9 or support < cfg.solid:
-        return None
+    # The felt in a wall's cast shadow (its colour dimmed, past a sharp step) joins it when the tray
+    # stays a solid convex shape: a die lying in that shadow lies in the tray.
+    shaded = in_shade(lab, ref, cfg.shade_chroma, cfg.step)
+    light = lab[..., 0].astype(np.float32)
+    wider = region
+    for _ in range(cfg.shade_reach):
+        # Outwards the shade only deepens (within a step): lighter again beyond it is the rim or the table.
+        lit = cv2.dilate(np.where(wider > 0, light, 0.0), cross)
+        wider = wider | (cv2.dilate(wider, cross) & shaded & (light <= lit + cfg.step))
+    wider_hull = _solid_hull(wider | region, min_share, cfg) if (wider & ~region).any() else None
+    if wider_hull is not None:
+        # A shadow is a solid band: what the outline gains is nearly all shaded felt (a leak into a
+        # table's grain of the felt's hue is patchy).
+        gained = np.zeros_like(region)
+        cv2.drawContours(gained, [wider_hull], -1, 1, -1)
+        cv2.drawContours(gained, [hull], -1, 0, -1)
+        if gained.sum() and float((gained & wider).sum()) / float(gained.sum()) >= cfg.shade_fill:
+            hull = wider_hull
     poly = cv2.approxPolyDP(hull, 0.01 * cv2.arcLength(hull, True), True).reshape(-1, 2).astype(np.float64)
     mid_xy = poly.mean(axis=0)
     poly = (mid_xy + (poly - mid_xy) * (1 + cfg.grow)) / s  # out to the tray's edge (the filter's rim)
     return TrayArea(tuple((float(x), float(y)) for x, y in poly), (w, h))
+
+
+def _solid_hull(region: np.ndarray, min_share: float, cfg) -> np.ndarray | None:
+    """The convex outline of the largest part of ``region`` (``H×W uint8`` 0/1) when it is a tray's: it
+    covers ``min_share``-0.9 of the picture and runs along the region (``cfg.solid`` of it: dice against
+    the wall leave gaps in it; a region leaked into the table leaves its hull's outline over the table);
+    else None."""
+    cnts, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not cnts:
+        return None
+    hull = cv2.convexHull(max(cnts, key=cv2.contourArea))
+    share = cv2.contourArea(hull) / float(region.shape[0] * region.shape[1])
+    rim = np.zeros_like(region)
+    cv2.drawContours(rim, [hull], -1, 1, 1)
+    near_region = cv2.dilate(region, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+    support = float((rim & near_region).sum()) / max(1.0, float(rim.sum()))
+    return hull if min_share <= share <= 0.9 and support >= cfg.solid else None
 
 
 def area_from_corners(corners, frame_size: tuple[int, int]) -> TrayArea:

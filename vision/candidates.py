@@ -209,8 +209,14 @@ def _foreign(lab: np.ndarray, dice: list[Die], side: float, config: ReaderConfig
     side = side / 2
     dice = [replace(d, center=(d.center[0] / 2, d.center[1] / 2),
                     corners=tuple((x / 2, y / 2) for x, y in d.corners)) for d in dice]
-    dist2 = _lab_dist2(lab, np.median(pixels, axis=0), _CHROMA_TWICE)
+    felt = np.median(pixels, axis=0)
+    dist2 = _lab_dist2(lab, felt, _CHROMA_TWICE)
     other = cv2.bitwise_and((dist2 > (2 * config.min_contrast) ** 2).astype(np.uint8) * 255, inside)
+    # The felt in a wall's shadow, along the walls (as deep as a wall's shadow reaches), is tray too.
+    reach = max(1, round(config.tray.shade_walls * side))
+    walls = cv2.subtract(inside, cv2.erode(inside, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * reach + 1,) * 2),
+                                                 borderType=cv2.BORDER_CONSTANT, borderValue=0))
+    other[(walls > 0) & (in_shade(lab, felt, config.tray.shade_chroma) > 0)] = 0
     cnts = _unexplained_parts(other, dice, (0, 0))
     for c in cnts:
         a = cv2.contourArea(c)
@@ -221,6 +227,17 @@ def _foreign(lab: np.ndarray, dice: list[Die], side: float, config: ReaderConfig
         if a / max(1.0, rw * rh) >= 0.35 and min(rw, rh) / max(1.0, max(rw, rh)) >= 0.25:
             return 1
     return 0
+
+
+def in_shade(lab: np.ndarray, ref, chroma: float, lighter: float = 0.0) -> np.ndarray:
+    """``H×W uint8``, 1 where ``lab`` (``H×W×3`` uint8 CIELAB, OpenCV's scale) is the colour ``ref`` (Lab)
+    in shade, as a tray wall's shadow dims the felt: no lighter (by more than ``lighter``), its a and b
+    the felt's dimmed in proportion to the lightness (a shadow scales the light), within ``chroma``."""
+    f = lab.astype(np.float32)
+    dim = np.clip(f[..., 0] / max(1.0, float(ref[0])), 0.0, 1.0)
+    da = f[..., 1] - 128 - (float(ref[1]) - 128) * dim
+    db = f[..., 2] - 128 - (float(ref[2]) - 128) * dim
+    return ((f[..., 0] <= float(ref[0]) + lighter) & (np.hypot(da, db) <= chroma)).astype(np.uint8)
 
 
 def _colour_pips(lab: np.ndarray, cands) -> list:

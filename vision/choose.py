@@ -24,6 +24,7 @@ from .candidates import (
     _ragged_hull,
     _split_touching,
     _wholly_inside,
+    in_shade,
 )
 from .config import DEFAULT, ReaderConfig
 from .dice import (
@@ -40,7 +41,7 @@ from .pipfirst import add_pip_dice, pip_dice, pip_scale
 
 
 def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = None, edge: bool = False, *,
-               calibrated: bool = False, expect: int | None = None, dice_set: DiceSet = D6):
+               calibrated: bool = False, expect: int | None = None, dice_set: DiceSet = D6, walls=None):
     """Dice in a working-scale image: ``(dice, die-like parts unexplained (and
     readings left out in doubt), large parts unexplained, die side px, the
     image in Lab)``. ``edge``: the
@@ -50,11 +51,15 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
     (a calibrated read short of them looks for dice by their pips; with it,
     a reading left out at the picture's edge leaves the read sure, for the
     count tells whether a die was lost). ``dice_set``: the dice set the face
-    stage reads (:mod:`vision.diceset`; standard d6)."""
+    stage reads (:mod:`vision.diceset`; standard d6). ``walls``: ``H×W uint8``, nonzero along a tray's
+    walls, where the felt in their shadow (the image's median colour dimmed) is felt, not a thing."""
     h, w = img.shape[:2]
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
     gray = lab[..., 0]
     fg = _foreground(lab, config)
+    if walls is not None:
+        felt = np.median(lab[::4, ::4].reshape(-1, 3), axis=0)
+        fg[(walls > 0) & (in_shade(lab, felt, config.tray.shade_chroma) > 0)] = 0
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, _ELLIPSE3)
     long_side = max(h, w)
     min_area = (config.min_die * long_side) ** 2

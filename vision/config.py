@@ -308,9 +308,13 @@ class VerdictConfig:
     pips_show: float = 15.0
     #: The face is looked at shrunk to at most this many pixels across; raising it looks at finer detail.
     pips_look: int = 24
+    #: In a calibrated tray, a sure die with a spot like its pips this many sides from their middle that
+    #: is none of them nor another die's is doubted (:func:`vision.verdict.pip_beside`); raising it
+    #: doubts more dice.
+    beside: float = 0.9
 
     def __post_init__(self):
-        _check(self, {"pips_show": (0.0, 255.0), "pips_look": (8, 256)})
+        _check(self, {"pips_show": (0.0, 255.0), "pips_look": (8, 256), "beside": (0.0, 2.0)})
 
 
 @dataclass(frozen=True)
@@ -335,6 +339,18 @@ class TrayConfig:
     #: How far (px of the work size) the felt's colour beyond the grown region (its shade along the walls)
     #: joins it; raising it reaches into deeper shade, and into a table of the felt's colour.
     margin: int = 4
+    #: How far (px of the work size) the felt in a wall's cast shadow (darker, its colour dimmed with
+    #: it) beyond the grown region joins it: a die lying in the shadow lies in the tray; raising it
+    #: reaches into deeper bands, and over a dark rim into a dark table of the felt's hue.
+    shade_reach: int = 24
+    #: How far (Lab a, b) a shaded pixel's colour may lie from the felt's colour dimmed to its lightness.
+    shade_chroma: float = 10.0
+    #: The least share of what the shade adds to the tray's outline that is shaded felt; lowering it
+    #: takes patchier bands (and leaks into a grained table of the felt's hue).
+    shade_fill: float = 0.85
+    #: In a read, the felt in shade (its colour dimmed) this many die sides from the tray's outline is
+    #: tray, not a foreign thing; raising it takes dark things farther in (a black cup) for shade.
+    shade_walls: float = 2.5
     #: The least share of the picture a grown tray covers (a 23×17 cm tray from 50 cm covers about a
     #: tenth); lowering it takes smaller regions for the tray (a plate, a sheet of paper).
     least: float = 0.04
@@ -347,7 +363,9 @@ class TrayConfig:
 
     def __post_init__(self):
         _check(self, {"work": (64, 2048), "step": (0.5, 50.0), "bound": (1.0, 255.0), "solid": (0.0, 1.0),
-                      "grow": (0.0, 0.2), "edge": (0.5, 255.0), "least": (0.0, 1.0), "margin": (0, 64), "rim": (0.0, 2.0)})
+                      "grow": (0.0, 0.2), "edge": (0.5, 255.0), "least": (0.0, 1.0), "margin": (0, 64), "rim": (0.0, 2.0),
+                      "shade_reach": (0, 256), "shade_chroma": (0.0, 255.0),
+                      "shade_fill": (0.0, 1.0), "shade_walls": (0.0, 20.0)})
 
 
 @dataclass(frozen=True)

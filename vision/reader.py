@@ -28,6 +28,7 @@ Example::
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from functools import partial
 
@@ -56,7 +57,7 @@ from .learned import (
 )
 from .pipfirst import pips_confirm
 from .reasons import Doubt, Reason
-from .verdict import _shows_pips
+from .verdict import _shows_pips, pip_beside
 
 __all__ = [
     "Reader",
@@ -230,8 +231,18 @@ def read_throw(
     # the picture is not part of the throw read; a tray's area keeps them in.
     edge = poly is None
     dice_set = dice
+    walls = None
+    if poly is not None and die_size:
+        # Along the walls, as deep as their shadow reaches, and beyond them (painted the felt's colour):
+        # there the felt in shade is felt.
+        walls = np.zeros(work.shape[:2], np.uint8)
+        cv2.fillPoly(walls, [np.round((poly - (ox, oy)) * scale).astype(np.int32)], 255)
+        reach = 2 * max(1, round(config.tray.shade_walls * die_size * scale)) + 1
+        walls = cv2.bitwise_not(cv2.erode(walls, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)),
+                                                   borderType=cv2.BORDER_CONSTANT, borderValue=0))
     dice, unexplained, foreign, side, lab = _read_work(work, config, die_size * scale if die_size else None, edge,
-                                                       calibrated=bool(die_size), expect=expect, dice_set=dice_set)
+                                                       calibrated=bool(die_size), expect=expect, dice_set=dice_set,
+                                                       walls=walls)
     small = _read_size(dice, inner=False)
     if not die_size and small and small < 0.7 * config.work_die and scale >= 0.999:
         # Small dice (a wide view): their pips are a few pixels, so read again
@@ -318,6 +329,20 @@ def read_throw(
     if not all(shows):
         reasons.append(Reason.NO_PIPS)
         out = [d for d, pips in zip(out, shows) if pips]
+    if poly is not None and die_size:
+        # In a calibrated tray, a sure die with a pip like its own beside its pips, on no other die, may
+        # lack that pip (a one read round one pip of a two whose body is the felt's colour), and two
+        # dice that share a pip (a two made of two touching dice's pips) cannot both be: doubted.
+        here = [replace(d, center=(d.center[0] - ox, d.center[1] - oy),
+                        corners=tuple((x - ox, y - oy) for x, y in d.corners),
+                        pips=tuple((x - ox, y - oy) for x, y in d.pips)) for d in out]
+        near = 0.12 * float(die_size)
+        shared = [any(math.dist(p, q) <= near for o in out if o is not d for p in d.pips for q in o.pips) for d in out]
+        out = [replace(d, doubts=d.doubts + (Doubt.RIVAL_READ,)) if twin else d for d, twin in zip(out, shared)]
+        out = [replace(d, doubts=d.doubts + (Doubt.LOOSE_FIT,))
+               if is_sure(d, config.sure_confidence) and pip_beside(image, at, float(die_size), here[:i] + here[i + 1:],
+                                                                    config=config) else d
+               for i, (d, at) in enumerate(zip(out, here))]
     out.sort(key=lambda d: (d.center[0], d.center[1]))
     weak = [d for d in out if not is_sure(d, config.sure_confidence)]
     if weak:

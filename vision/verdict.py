@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -35,3 +37,54 @@ def _shows_pips(image: np.ndarray, center, side: float, *, config: ReaderConfig 
         return False
     spread = np.linalg.norm(px - np.median(px, axis=0), axis=1)
     return float(np.percentile(spread, 99)) >= config.verdict.pips_show
+
+
+def pip_beside(image: np.ndarray, die, side: float, others=(), *, config: ReaderConfig = DEFAULT) -> bool:
+    """Whether a round spot like the pips of ``die`` (a :class:`vision.dice.Die` read in ``image``,
+    ``H×W×3 uint8 BGR``, its pips ``(x, y)`` px) lies beside them: within ``config.verdict.beside``
+    side of their middle (``side``: the calibrated die side, px; a two's pips lie 0.85 side apart),
+    yet none of them, not within its outline (the face stage judged that: a side face's pips), nor
+    on another die read (``others``, :class:`vision.dice.Die`: inside its outline or at one of its
+    pips). Then the face read may lack a pip (a two's other pip beside a one read round a lone pip,
+    on a die whose body is the felt's colour and whose outline hardly shows). Spots are the
+    pip-first stage's (:func:`vision.pipfirst._round_spots` of a black-hat or top-hat of 0.45 side,
+    whichever shows the die's own pips), of their size (0.7-1.4 of their area), and round (second
+    moments within 1.8: a side face's pips seen at a slant are flatter)."""
+    from .candidates import _rect
+    from .pipfirst import _round_spots
+
+    if not die.pips:
+        return False
+    h, w = image.shape[:2]
+    mx, my = np.mean(np.array(die.pips, np.float64), axis=0)
+    r = int(side * (config.verdict.beside + 0.5)) + 2
+    x0, y0 = max(0, int(mx) - r), max(0, int(my) - r)
+    x1, y1 = min(w, int(mx) + r + 1), min(h, int(my) + r + 1)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return False
+    grey = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+    own = np.array(die.pips, np.float64) - (x0, y0)
+    kernel = _rect(0.45 * side)
+    for op in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):
+        spots = _round_spots(cv2.morphologyEx(grey, op, kernel), config.faces.top_pip_least * side * side,
+                             0.08 * side * side, 0.5, config=config)
+        if not spots:
+            continue
+        xy = np.array([s[:2] for s in spots])
+        d = np.hypot(xy[:, None, 0] - own[None, :, 0], xy[:, None, 1] - own[None, :, 1])
+        if not (d.min(axis=0) <= 0.12 * side).all():  # not every read pip is a spot of this kind
+            continue
+        size = float(np.median([spots[i][2] for i in d.argmin(axis=0)]))
+        for i, (sx, sy, area, xx, xy, yy) in enumerate(s[:6] for s in spots):
+            if d[i].min() <= 0.12 * side or not 0.7 <= area / size <= 1.4 or \
+                    np.hypot(sx - (mx - x0), sy - (my - y0)) > config.verdict.beside * side:
+                continue
+            spread = np.linalg.eigvalsh(np.array([[xx, xy], [xy, yy]]))
+            if spread[1] > 1.8 * max(spread[0], 1e-6):  # squashed: a side face's pip, seen at a slant
+                continue
+            at = (float(sx + x0), float(sy + y0))
+            if not any(cv2.pointPolygonTest(np.float32(o.corners), at, False) >= 0 or
+                       any(math.dist(at, p) <= 0.12 * side for p in o.pips) for o in (die, *others)):
+                return True
+        return False
+    return False
