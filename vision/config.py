@@ -343,7 +343,8 @@ class TrayConfig:
     #: it) beyond the grown region joins it: a die lying in the shadow lies in the tray; raising it
     #: reaches into deeper bands, and over a dark rim into a dark table of the felt's hue.
     shade_reach: int = 24
-    #: How far (Lab a, b) a shaded pixel's colour may lie from the felt's colour dimmed to its lightness.
+    #: How far (Lab a, b) a shaded pixel's colour may lie from the felt's colour dimmed to its lightness;
+    #: raising it takes more of a shaded band, and a table's colour near the felt's, for felt.
     shade_chroma: float = 10.0
     #: The least share of what the shade adds to the tray's outline that is shaded felt; lowering it
     #: takes patchier bands (and leaks into a grained table of the felt's hue).
