@@ -213,9 +213,7 @@ def _foreign(lab: np.ndarray, dice: list[Die], side: float, config: ReaderConfig
     dist2 = _lab_dist2(lab, felt, _CHROMA_TWICE)
     other = cv2.bitwise_and((dist2 > (2 * config.min_contrast) ** 2).astype(np.uint8) * 255, inside)
     # The felt in a wall's shadow, along the walls (as deep as a wall's shadow reaches), is tray too.
-    reach = max(1, round(config.tray.shade_walls * side))
-    walls = cv2.subtract(inside, cv2.erode(inside, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * reach + 1,) * 2),
-                                                 borderType=cv2.BORDER_CONSTANT, borderValue=0))
+    walls = along_walls(inside, max(1, round(config.tray.shade_walls * side)))
     other[(walls > 0) & (in_shade(lab, felt, config.tray.shade_chroma) > 0)] = 0
     cnts = _unexplained_parts(other, dice, (0, 0))
     for c in cnts:
@@ -227,6 +225,14 @@ def _foreign(lab: np.ndarray, dice: list[Die], side: float, config: ReaderConfig
         if a / max(1.0, rw * rh) >= 0.35 and min(rw, rh) / max(1.0, max(rw, rh)) >= 0.25:
             return 1
     return 0
+
+
+def along_walls(tray: np.ndarray, reach: int) -> np.ndarray:
+    """``H×W uint8``, 255 within ``reach`` px of the walls of ``tray`` (``H×W uint8``, nonzero inside the
+    tray's area) and beyond them: where a wall's shadow may fall (the band left by eroding the area
+    with a square of ``2 * reach + 1`` px, the picture's edge counting as a wall)."""
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * reach + 1, 2 * reach + 1))
+    return cv2.bitwise_not(cv2.erode(tray, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0))
 
 
 def in_shade(lab: np.ndarray, ref, chroma: float, lighter: float = 0.0) -> np.ndarray:

@@ -35,7 +35,7 @@ from functools import partial
 import cv2
 import numpy as np
 
-from .candidates import _foreign, _shrink
+from .candidates import _foreign, _shrink, along_walls
 from .choose import _read_work
 from .config import DEFAULT, ReaderConfig
 from .dice import (  # noqa: F401
@@ -231,15 +231,12 @@ def read_throw(
     # the picture is not part of the throw read; a tray's area keeps them in.
     edge = poly is None
     dice_set = dice
+    tray = None if poly is None else _tray_mask(work.shape[:2], poly, (ox, oy), scale)
     walls = None
-    if poly is not None and die_size:
+    if tray is not None and die_size:
         # Along the walls, as deep as their shadow reaches, and beyond them (painted the felt's colour):
         # there the felt in shade is felt.
-        walls = np.zeros(work.shape[:2], np.uint8)
-        cv2.fillPoly(walls, [np.round((poly - (ox, oy)) * scale).astype(np.int32)], 255)
-        reach = 2 * max(1, round(config.tray.shade_walls * die_size * scale)) + 1
-        walls = cv2.bitwise_not(cv2.erode(walls, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)),
-                                                   borderType=cv2.BORDER_CONSTANT, borderValue=0))
+        walls = along_walls(tray, max(1, round(config.tray.shade_walls * die_size * scale)))
     dice, unexplained, foreign, side, lab = _read_work(work, config, die_size * scale if die_size else None, edge,
                                                        calibrated=bool(die_size), expect=expect, dice_set=dice_set,
                                                        walls=walls)
@@ -251,14 +248,13 @@ def read_throw(
         up = min(2.0, config.work_die / side)
         work = cv2.resize(image, (round(w * up), round(h * up)), interpolation=cv2.INTER_CUBIC)
         scale = work.shape[1] / w
+        tray = None if poly is None else _tray_mask(work.shape[:2], poly, (ox, oy), scale)
         dice, unexplained, foreign, side, lab = _read_work(work, config, side * up, edge, calibrated=False,
                                                            dice_set=dice_set)
     if poly is not None and side:
-        inside = np.zeros(work.shape[:2], np.uint8)
-        cv2.fillPoly(inside, [np.round((poly - (ox, oy)) * scale).astype(np.int32)], 255)
         # Not along the tray's outline: its wall, rim or the table just beyond is no thing in the tray.
         band = max(1, round(config.tray.rim * side))
-        inside = cv2.erode(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * band + 1, 2 * band + 1)))
+        inside = cv2.erode(tray, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * band + 1, 2 * band + 1)))
         foreign += _foreign(lab, dice, side, config, inside)
     s = 1.0 / scale
     out = []
@@ -366,6 +362,14 @@ def read_throw(
         reasons.append(Reason.NO_DICE)
     size_px = side * s if side else (float(die_size) if die_size else None)
     return Read(tuple(out), not reasons, tuple(reasons), size_px)
+
+
+def _tray_mask(shape: tuple[int, int], poly: np.ndarray, origin: tuple[float, float], scale: float) -> np.ndarray:
+    """``H×W uint8`` (``shape``), 255 inside the tray's area ``poly`` (frame px) drawn on the working
+    image: moved by ``origin`` (the crop's corner, frame px) and scaled by ``scale``."""
+    mask = np.zeros(shape, np.uint8)
+    cv2.fillPoly(mask, [np.round((poly - origin) * scale).astype(np.int32)], 255)
+    return mask
 
 
 def _tray_only(crop: np.ndarray, poly: np.ndarray) -> np.ndarray:
