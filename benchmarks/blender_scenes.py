@@ -207,11 +207,14 @@ def render(specs: list[dict], folder: str, samples: int, size: tuple[int, int], 
 def copy_fixtures(folder: str, names: list[str], dest: str, quality: int = 90, most: int = 400_000) -> None:
     """Copy the images ``names`` (e.g. ``fenn-00004``) of a rendered ``folder`` into ``dest`` (created) as JPEG
     of ``quality`` (lowered by 5 at a time while the file is over ``most`` bytes: a cloth's pattern and Cycles'
-    grain cost bytes) with a labels.json of their labels (in the order given). Raises KeyError for an unknown name."""
+    grain cost bytes) and their labels added to ``dest``'s labels.json (the fixtures there kept; one of the same
+    name replaced). Raises KeyError for an unknown name."""
     import cv2
     labels = {lab["image"]: lab for lab in json.load(open(os.path.join(folder, "labels.json")))}
     os.makedirs(dest, exist_ok=True)
-    out = []
+    index = os.path.join(dest, "labels.json")
+    kept = json.load(open(index)) if os.path.exists(index) else []
+    out = [lab for lab in kept if lab["image"] not in {n + ".jpg" for n in names}]
     for name in names:
         lab = labels[name + ".jpg"]
         img = cv2.imread(os.path.join(folder, lab["image"]))
@@ -224,7 +227,7 @@ def copy_fixtures(folder: str, names: list[str], dest: str, quality: int = 90, m
         with open(os.path.join(dest, lab["image"]), "wb") as f:
             f.write(data.tobytes())
         out.append(lab)
-    with open(os.path.join(dest, "labels.json"), "w") as f:
+    with open(index, "w") as f:
         json.dump(out, f, indent=1)
 
 

@@ -464,8 +464,7 @@ RENDERS = os.path.join(os.path.dirname(__file__), "fixtures", "renders", "fenn")
 @pytest.mark.skipif(not os.path.exists(os.path.join(RENDERS, "labels.json")), reason="no Blender renders here")
 def test_blender_renders_are_never_read_surely_and_wrongly_and_a_hand_never_sure():
     """Helper 38r's photo-realistic renders (a family the reader was never tuned on): with the board's
-    true corners, a scene read surely is read exactly and a hand over the board is never sure; the
-    board is found in the frame itself. (A die held just above its field is seen as standing there:
+    true corners, a scene read surely is read exactly and a hand over the board is never sure. (A die held just above its field is seen as standing there:
     the benchmark counts those; docs/fenn-camera.md.)"""
     import json
 
@@ -488,15 +487,29 @@ def test_blender_renders_are_never_read_surely_and_wrongly_and_a_hand_never_sure
             continue
         assert got == want or not r.sure, label["image"]
         exact += got == want
+    assert exact >= 1
+
+
+def test_the_board_found_in_a_render_is_the_board_or_none():
+    """``find_board`` on each render fixture's frame alone (Blender, grain, planks, checks, stripes; a
+    hand or a lifted die in some): it finds the board within a quarter field on most, and where it
+    finds none the players touch the ends; it never takes a strip of the table for the board (with
+    dice hiding the lines at an end, never one field off: the reads would be sure of wrong fields)."""
+    labels = json.load(open(os.path.join(RENDERS, "labels.json"), encoding="utf-8"))
+    found = []
+    for label in labels:
+        frame = cv2.imread(os.path.join(RENDERS, label["image"]))
         try:
-            board = find_board(frame)
+            corners = np.float64(find_board(frame).corners)
         except BoardError:
             continue
-        err = min(np.abs(np.float64(board.corners)[order] - np.float64(label["board_corners"])).max()
+        truth = np.float64(label["board_corners"])
+        err = min(np.hypot(*(corners[order] - truth).T).max()
                   for order in ([0, 1, 2, 3], [1, 0, 3, 2], [2, 3, 0, 1], [3, 2, 1, 0]))
-        found += err < 0.25 * np.hypot(*np.subtract(label["board_corners"][1], label["board_corners"][0])) / 9
-    still = sum(label["still"] for label in labels)
-    assert exact >= 1 and found >= still // 2
+        unit = np.hypot(*(truth[1] - truth[0])) / 9
+        assert err < 0.25 * unit, label["image"]
+        found.append(label["image"])
+    assert len(found) >= len(labels) // 2, found
 
 
 def test_a_die_held_above_its_field_in_a_render_is_never_sure():

@@ -134,7 +134,7 @@ class BoardConfig:
     min_side: float = 0.03
     #: How many of the longest straight lines are paired as a board's two sides; raising it finds a
     #: board among more lines (a grained table) at more cost.
-    max_lines: int = 45
+    max_lines: int = 80
     #: The board's width as shares of the frame's longer side (a camera 25-65 cm above); widening it
     #: finds boards nearer or farther, and more strips that are none.
     width_range: tuple = (0.022, 0.11)
@@ -144,6 +144,13 @@ class BoardConfig:
     #: How many of the nine fields must show the board's colour (the rest may hold dice); raising it
     #: refuses more strips, and boards with three dice on them.
     min_fields: int = 6
+    #: How many of the eight lines between the fields must be seen, clear of the fields' texture, for a
+    #: strip to be a board (dice and their shadows hide the rest); raising it refuses more strips, and
+    #: boards with dice on many fields.
+    min_lines: int = 5
+    #: The least a field line's lightness (0-255) must stand out from the fields beside it; raising it
+    #: ignores faint grain across a strip but may lose dark stitches on dark leather.
+    line_contrast: float = 4.0
     #: How much darker (or lighter) than what is round it (lightness, 0-255) a mark must be to be taken
     #: for a pip; raising it ignores faint specks (grain) but may lose pips in dim light.
     pip_depth: float = 28.0
@@ -178,7 +185,8 @@ class BoardConfig:
         _check(self, {"res": (32, 200), "die": (0.4, 1.0), "pip_contrast": (10.0, 120.0),
                       "line_margin": (0.0, 0.49), "square_area": (0.05, 4.0), "square_aspect": (1.0, 3.0),
                       "min_side": (0.005, 0.5), "max_lines": (4, 400), "width_range": (0.005, 0.5),
-                      "field_colour": (2.0, 100.0), "min_fields": (3, 9), "pip_depth": (2.0, 200.0),
+                      "field_colour": (2.0, 100.0), "min_fields": (3, 9), "min_lines": (2, 8),
+                      "line_contrast": (0.5, 60.0), "pip_depth": (2.0, 200.0),
                       "body_colour": (2.0, 120.0), "stray_size": (0.2, 1.0), "stray_body": (1.0, 200.0),
                       "focal": (0.2, 5.0), "foreign_colour": (2.0, 200.0), "foreign_area": (0.01, 9.0),
                       "held_up": (0.05, 5.0), "pip_symmetry": (0.05, 2.0)})

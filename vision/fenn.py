@@ -177,13 +177,43 @@ def find_board(frame: np.ndarray, *, dice: DiceSet = MIWIN, config: ReaderConfig
     end_a, end_b = cyc[0] + cyc[3], cyc[1] + cyc[2]
     if end_a.sum() > end_b.sum():  # field 1 at the end nearer the left (or top)
         cyc = [cyc[1], cyc[0], cyc[3], cyc[2]]
-    board = _clockwise(cyc, (w, h))
-    r = read_fenn(frame, board, dice=dice, config=config)
+    board, r = _one_field_off(frame, _clockwise(cyc, (w, h)), dice, config)
     blue, red = r.die("blue"), r.die("red")
     if blue and blue.field == 9 or red and red.field == 1 and not (blue and blue.field == 1):
         c = board.corners
         board = _clockwise([np.array(c[1]), np.array(c[0]), np.array(c[3]), np.array(c[2])], (w, h))
     return board
+
+
+def _one_field_off(frame: np.ndarray, board: BoardArea, dice: DiceSet, config: ReaderConfig):
+    """``(board, read)``: ``board`` moved one field along itself when that puts more of the blue and red
+    dice on it (one lay just beyond an end), with the read on the board kept.
+
+    The game's dice stand on the board (F2), and where dice and their shadows hide the field lines
+    near an end, the finder's comb of lines may sit one field off; the dice read on it would then be
+    sure of the wrong fields."""
+    r = read_fenn(frame, board, dice=dice, config=config)
+    game = [d for d in r.dice if d.colour in ("blue", "red")]
+    if not game:
+        return board, r
+    to_plane = board.to_plane()
+    c = np.float64(board.corners)
+    unit = float(np.hypot(*(c[1] - c[0]))) / 9
+    camera = camera_of(np.linalg.inv(to_plane), board.frame_size, config.board.focal)
+    mids = cv2.perspectiveTransform(np.float32([[d.center for d in game]]), to_plane)[0]
+    feet = np.array([standing_at((float(m[0]), float(m[1])), camera, d.size / unit) for m, d in zip(mids, game)])
+    x = feet[np.abs(feet[:, 1] - 0.5) < 0.8, 0]  # along the board's line, not beside it
+
+    def on(shift: float) -> int:
+        return int(((x - shift >= 0) & (x - shift <= 9)).sum())
+
+    shift = max((-1.0, 1.0), key=on)
+    if on(shift) <= on(0.0):
+        return board, r
+    ends = np.float32([[[shift, 0], [9 + shift, 0], [9 + shift, 1], [shift, 1]]])
+    moved = cv2.perspectiveTransform(ends, np.linalg.inv(board.to_plane()))[0]
+    board = BoardArea(tuple((float(px), float(py)) for px, py in moved), board.frame_size)
+    return board, read_fenn(frame, board, dice=dice, config=config)
 
 
 def _clockwise(c, size) -> BoardArea:

@@ -70,6 +70,16 @@ def _lines(lab: np.ndarray, config: BoardConfig) -> list[tuple]:
         p0 = np.array([x0, y0], np.float64)
         s = (pts - p0) @ u
         lines.append((p0, u, float(s.min()), float(s.max()), float(length[same].sum())))
+    # The board's sides part it from the table: rank lines by the contrast across them (a grain's or a
+    # check's many long lines are fainter, or shorter), their length counting up to two board lengths.
+    blur = cv2.GaussianBlur(lab, (3, 3), 0).astype(np.float32)
+    for i, (p0, u, s0, s1, weight) in enumerate(lines):
+        n = np.array([-u[1], u[0]])
+        pts = (p0[None] + np.arange(s0, s1 + 1.0)[:, None] * u[None]).astype(np.float32)
+        near, far = (cv2.remap(blur, np.float32(pts[:, 0] + k * n[0])[None], np.float32(pts[:, 1] + k * n[1])[None],
+                               cv2.INTER_LINEAR)[0] for k in (2.5, -2.5))
+        contrast = float(np.median((np.abs(near - far) * (1.0, 1.5, 1.5)).sum(axis=1)))
+        lines[i] = (p0, u, s0, s1, min(weight, 0.12 * _SIZE) * contrast)
     lines.sort(key=lambda t: -t[4])
     return lines[:config.max_lines]
 
@@ -107,67 +117,113 @@ def _strip(lab, a, b, q=_Q):
 def _best_in_strip(img, valid, config: BoardConfig, q=_Q):
     """The best board along a straightened strip: ``(score, start, field)`` in strip columns, or None.
 
-    A board's evidence, each field length and start tried: the eight lines between fields (edges
-    across the strip, one field apart), the two long sides present along its nine fields and absent
-    beyond its ends (where dice at fields 1 and 9 may hide the ends themselves), its fields of one
-    colour, and the table beside it of another."""
+    A board's evidence, each field length and start tried:
+
+    - the eight lines between its fields: thin lines across, all lighter or all darker than the
+      fields beside them (a ridge in the lightness along the strip, unlike the step of a die's or a
+      check's edge), one field apart; at least ``min_lines`` of them clear of the fields' own
+      texture (dice and their shadows may hide the rest);
+    - the two long sides present along its nine fields and absent beyond its ends;
+    - its fields of one colour: their hue, as light and shadow along a leather board change its
+      lightness (at least ``min_fields``: dice stand on the rest);
+    - the table beside it of another colour, or its sides' edges clear where the table is of its
+      colour (a beech board on a beech table)."""
     inside = img[int(0.75 * q):int(1.45 * q)]  # rows across the board, away from its sides
-    Lg = np.abs(np.diff(inside[..., 0], axis=1)) + 0.5 * np.abs(np.diff(inside[..., 1:], axis=1)).sum(axis=2)
-    G = np.median(Lg, axis=0)
-    G = np.maximum(G, np.r_[G[1:], 0])  # an edge between two samples counts at either
-    G = np.maximum(G, np.r_[0, G[:-1]])
-    ok = valid.min(axis=0)[:-1] > 0
-    G[~ok] = 0
-    if not ok.any():
+    ok = valid.min(axis=0) > 0
+    if ok.sum() < 9 * q:
         return None
-    base = float(np.median(G[ok])) + 1.0
+    P = inside[..., 0].mean(axis=0)  # lightness along the strip
+    n = len(P)
     gy = np.abs(np.diff(img[..., 0], axis=0)) + 0.5 * np.abs(np.diff(img[..., 1:], axis=0)).sum(axis=2)
     top = gy[int(0.6 * q) - 3:int(0.6 * q) + 3].max(axis=0)
     bottom = gy[int(1.6 * q) - 3:int(1.6 * q) + 3].max(axis=0)
     sides = cv2.blur(np.minimum(top, bottom)[None].astype(np.float32), (5, 1))[0]
+    csum = np.r_[0, np.cumsum(sides)]
+    C = np.median(inside, axis=0)  # colour along the strip
     above = np.median(img[int(0.1 * q):int(0.45 * q)], axis=0)
     below = np.median(img[int(1.75 * q):int(2.1 * q)], axis=0)
-    n = len(G)
-    csum = np.r_[0, np.cumsum(sides)]
     best = None
+    ridges, steps = {}, {}
     for field in np.arange(0.8, 1.26, 0.025) * q:
+        d = max(2, int(round(0.25 * field)))
+        if d not in ridges:
+            pad = np.pad(P, d, mode="edge")
+            r = P - (pad[:-2 * d] + pad[2 * d:]) / 2  # a thin line: lighter (or darker) than both sides
+            step = np.abs(pad[2 * d:] - pad[:-2 * d]) / 2  # unlike an edge: as light on both sides
+            up = np.maximum.reduce([np.r_[r[1:], -1e9], r, np.r_[-1e9, r[:-1]]])  # at either neighbour too
+            down = np.maximum.reduce([np.r_[-r[1:], -1e9], -r, np.r_[-1e9, -r[:-1]]])
+            ridges[d] = (r, step, up, down)
+        r, step, up, down = ridges[d]
         starts = np.arange(int(field), n - 10 * field - 1)
         if len(starts) == 0:
             continue
         idx = (starts[:, None] + field * np.arange(10)[None, :]).round().astype(int)
-        comb = G[idx]
-        lines = np.minimum(comb[:, 1:9], 4 * base).mean(axis=1) / base  # capped: a die's edge counts once
-        ends = np.minimum(comb[:, [0, 9]], 4 * base).mean(axis=1) / base
+        mids = (starts[:, None] + field * (np.arange(9)[None, :] + 0.5)).round().astype(int)
+        noise = np.median(np.abs(np.concatenate([r[mids], r[np.minimum(mids + d // 2 + 1, n - 1)],
+                                                 r[np.maximum(mids - d // 2 - 1, 0)]], axis=1)), axis=1)
+        floor = np.maximum(3 * noise, config.line_contrast)[:, None]
+        teeth = idx[:, 1:9]
+        score_s = []
+        for ridge in (up, down):
+            v = ridge[teeth] - step[teeth]
+            score_s.append(((v > floor).sum(axis=1), np.minimum(np.clip(v, 0, None) / floor, 3).sum(axis=1)))
+        count = np.maximum(score_s[0][0], score_s[1][0])
+        lines = np.maximum(score_s[0][1], score_s[1][1]) / 8
         a, b = idx[:, 0], idx[:, 9]
         f = int(field)
         on = (csum[b] - csum[a]) / (b - a)
         off = ((csum[a] - csum[np.maximum(a - f, 0)]) + (csum[np.minimum(b + f, n)] - csum[b])) / (2 * f)
         ends_clear = np.clip((on - off) / (on + 1.0), 0, 1)
-        score = lines * (1 + 0.3 * ends) * ends_clear
-        for s in np.argsort(-score)[:3]:
-            if lines[s] < 1.6:
+        if d not in steps:
+            padc = np.pad(C, ((d, d), (0, 0)), mode="edge")
+            e = np.linalg.norm(padc[2 * d:] - padc[:-2 * d], axis=1)  # the colour across a board's end
+            steps[d] = np.maximum.reduce([np.r_[e[1:], 0], e, np.r_[0, e[:-1]]])
+        ends = np.minimum(steps[d][idx[:, [0, 9]]], 25).mean(axis=1) / 25
+        score = lines * (0.4 + ends) * (0.15 + ends_clear)
+        score[count < config.min_lines] = 0
+
+        for s in np.argsort(-score)[:6]:
+            if score[s] <= 0:
                 break
             start = float(starts[s])
-            if not ok[int(start):int(start + 9 * field)].all():
-                continue  # the board wholly in view
-            blocks = [inside[:, int(start + (k + 0.2) * field):int(start + (k + 0.8) * field) + 1].reshape(-1, 3)
-                      for k in range(9)]
-            fields = np.array([np.median(c, axis=0) for c in blocks])
-            spread = np.array([np.median(np.linalg.norm(c - f, axis=1)) for c, f in zip(blocks, fields)])
-            board = np.median(fields, axis=0)
-            same = int(((np.linalg.norm(fields - board, axis=1) < config.field_colour)
-                        & (spread < config.field_colour / 2)).sum())  # one colour, each field plain
-            if same < config.min_fields:
+            got = _fields_at(inside, ok, above, below, start, field, config)
+            if got is None:
                 continue
-            a0, b0 = int(start), int(start + 9 * field)
-            side = max(float(np.median(np.linalg.norm(above[a0:b0] - board, axis=1))),
-                       float(np.median(np.linalg.norm(below[a0:b0] - board, axis=1))))
-            if side < config.field_colour * 0.5:
-                continue  # no different from the table beside it
-            total = float(score[s]) * same / 9 * (1 + min(side, 60) / 60)
+            same, beyond, side = got
+            if side < config.field_colour * 0.5 and ends_clear[s] < 0.5:
+                continue  # neither a colour of its own nor sides of its own
+            total = float(score[s]) * same / 9 * (1 + min(side, 60) / 60) * 0.5 ** beyond
             if best is None or total > best[0]:
                 best = (total, start, float(field))
     return best
+
+
+def _fields_at(inside, ok, above, below, start: float, field: float, config: BoardConfig):
+    """The fields of a board starting at strip column ``start``, ``field`` columns long: ``(same, beyond,
+    side)`` — how many of the nine are plain and of one hue, how many of the two places one field beyond
+    its ends look like its fields (a comb one field off), and how far (Lab) the table beside it lies from
+    its colour; or None where it is no board (not wholly in view, too few fields of one hue)."""
+    a0, b0 = int(start), int(start + 9 * field)
+    if not ok[a0:b0 + 1].all():
+        return None  # the board wholly in view
+    blocks = [inside[:, max(0, int(start + (k + 0.2) * field)):int(start + (k + 0.8) * field) + 1].reshape(-1, 3)
+              for k in range(-1, 10)]  # the nine fields and one beyond each end
+    colours = np.array([np.median(c, axis=0) for c in blocks])
+    spread = np.array([np.median(np.linalg.norm(c[:, 1:] - f[1:], axis=1)) for c, f in zip(blocks, colours)])
+    board = np.median(colours[1:10], axis=0)
+    hue = np.linalg.norm(colours[:, 1:] - board[1:], axis=1)
+    plain = (hue < config.field_colour / 2) & (spread < config.field_colour / 3)
+    same = int(plain[1:10].sum())  # fields of one hue (light and shadow change their lightness), each plain
+    if same < config.min_fields:
+        return None
+    # Beyond each end lies no field: one of the board's colour and lightness there is its field 1 or 9,
+    # and this comb one field off (a die hides the lines near that end).
+    f = int(field)
+    beyond = int((plain[[0, 10]] & (np.abs(colours[[0, 10], 0] - board[0]) < config.field_colour)
+                  & ok[[max(0, a0 - f), min(len(ok) - 1, b0 + f)]]).sum())
+    side = max(float(np.median(np.linalg.norm(above[a0:b0] - board, axis=1))),
+               float(np.median(np.linalg.norm(below[a0:b0] - board, axis=1))))
+    return same, beyond, side
 
 
 def find_strip(frame: np.ndarray, config: BoardConfig) -> np.ndarray | None:
