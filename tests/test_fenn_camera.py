@@ -524,6 +524,18 @@ def test_a_die_held_above_its_field_in_a_render_is_never_sure():
     assert label["lifted"] == "blue" and not r.sure and FennReason.FOREIGN in r.reasons
 
 
+def test_a_hand_of_the_boards_colour_hides_a_field_line_and_is_never_sure():
+    """Render fenn-00193 (Blender, never tuned on): a pale arm reaches over the end of a pine board, a
+    colour too near the board's to stand out; the line between fields 8 and 9, where no die stands,
+    is hidden under it while the others are seen, so something is over the board."""
+    label = next(lab for lab in json.load(open(os.path.join(RENDERS, "labels.json"), encoding="utf-8"))
+                 if lab["image"] == "fenn-00193.jpg")
+    frame = cv2.imread(os.path.join(RENDERS, label["image"]))
+    board = BoardArea(tuple(map(tuple, label["board_corners"])), (frame.shape[1], frame.shape[0]))
+    r = read_fenn(frame, board, dice=DICE_SETS[label["dice_set"]])
+    assert label["hand"] and not r.sure and FennReason.FOREIGN in r.reasons
+
+
 def test_counted_pips_are_a_regular_pattern_only_when_whole():
     """A counted 7-9 is sure only when its pips make a regular pattern: every layout known is one;
     a 9 whose face was found too small (two pips of a column lost: 7) is not."""
