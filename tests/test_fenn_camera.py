@@ -536,6 +536,21 @@ def test_a_hand_of_the_boards_colour_hides_a_field_line_and_is_never_sure():
     assert label["hand"] and not r.sure and FennReason.FOREIGN in r.reasons
 
 
+def test_a_nine_whose_corner_pip_reaches_the_rim_is_read_nine():
+    """Render fenn-00022 (Blender, never tuned on; the third layout: 9 a 3×3 grid turned 45°): the
+    blue 9's top pip lies at its face's rim and was cut off with the face (read 8, asked). Faces are
+    symmetric through their middle, so the pip without a partner points to the lost one, and the
+    mark there is counted."""
+    label = next(lab for lab in json.load(open(os.path.join(RENDERS, "labels.json"), encoding="utf-8"))
+                 if lab["image"] == "fenn-00022.jpg")
+    frame = cv2.imread(os.path.join(RENDERS, label["image"]))
+    board = BoardArea(tuple(map(tuple, label["board_corners"])), (frame.shape[1], frame.shape[0]))
+    r = read_fenn(frame, board, dice=DICE_SETS[label["dice_set"]])
+    blue = next(d for d in label["dice"] if d["colour"] == "blue")
+    assert label["layout"] == "third" and blue["value"] == 9
+    assert ("blue", 9, blue["field"]) in [(d.colour, d.value, d.field) for d in r.dice]
+
+
 def test_counted_pips_are_a_regular_pattern_only_when_whole():
     """A counted 7-9 is sure only when its pips make a regular pattern: every layout known is one;
     a 9 whose face was found too small (two pips of a column lost: 7) is not."""

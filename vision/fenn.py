@@ -507,6 +507,14 @@ def _read_face(frame, box, back, R, dice: DiceSet, config: ReaderConfig):
     face &= keep * 255
     pipmask = ((dist > config.board.pip_contrast) & (face > 0)).astype(np.uint8) * 255
     die = read_face(face, pipmask, (0, 0), config, None, P / _GROW, dice=dice, lab=lab)
+    if die is not None and die.value >= 6 and not regular_pattern(np.float64(die.pips).reshape(-1, 2),
+                                                                 config.board.pip_symmetry):
+        grown = _rim_pip(face, pipmask, np.float64(die.pips).reshape(-1, 2), dist, config.board)
+        if grown is not None:
+            again = read_face(grown[0], grown[1], (0, 0), config, None, P / _GROW, dice=dice, lab=lab)
+            if again is not None and again.value == die.value + 1 and \
+                    regular_pattern(np.float64(again.pips).reshape(-1, 2), config.board.pip_symmetry):
+                die = again
     cx, cy = corners.mean(axis=0)
     size = float(np.mean([np.hypot(*(corners[i] - corners[(i + 1) % 4])) for i in range(4)])) / _GROW
     if die is None:
@@ -518,6 +526,39 @@ def _read_face(frame, box, back, R, dice: DiceSet, config: ReaderConfig):
     frame_pips = cv2.perspectiveTransform(np.float32([pips]), np.linalg.inv(M))[0] if len(pips) else pips
     return FennDie(die.die, die.value, (float(cx), float(cy)), size, None, confidence), np.float64(frame_pips)
 
+
+def _rim_pip(face: np.ndarray, pipmask: np.ndarray, pips: np.ndarray, dist: np.ndarray, config: BoardConfig):
+    """``(face, pipmask)`` with one pip more, or None: every face of every layout known is symmetric
+    through its middle, so a pip whose mirror image through the face's middle holds no pip has lost
+    its partner; where that place lies on the face's rim (a 45°-turned 9's corners reach it), cut off
+    by the face's outline, and holds a mark unlike the face (``dist``: the patch's distance from the
+    face's colour, Lab), the mark is that pip. Patch px throughout."""
+    if len(pips) < 6:
+        return None
+    gaps = np.linalg.norm(pips[:, None] - pips[None], axis=2)
+    np.fill_diagonal(gaps, np.inf)
+    spacing = float(np.median(gaps.min(axis=1)))
+    # The pattern's middle: of the pips and the midpoints of pairs, the one most pips mirror through.
+    i, j = np.triu_indices(len(pips), 1)
+    middles = np.vstack([pips, (pips[i] + pips[j]) / 2])
+    mirrored = 2 * middles[:, None] - pips[None]  # (middle, pip, xy)
+    paired = np.linalg.norm(mirrored[:, :, None] - pips[None, None], axis=3).min(axis=2) <= 0.35 * spacing
+    best = int(np.argmax(paired.sum(axis=1)))
+    if paired[best].sum() != len(pips) - 1:
+        return None  # one pip lost, and only one
+    mid = middles[best]
+    lone = [pips[k] for k in np.flatnonzero(~paired[best])]
+    m = 2 * mid - lone[0]
+    r = max(2, int(round(0.3 * spacing)))
+    spot = np.zeros_like(face)
+    cv2.circle(spot, (int(round(m[0])), int(round(m[1]))), r, 255, -1)
+    inside = spot > 0
+    if not inside.any() or (face[inside] > 0).mean() > 0.8:
+        return None  # not at the rim: a pip there would have been seen
+    if (dist[inside] > config.pip_contrast).mean() < 0.4:
+        return None  # no mark there
+    mark = (inside & (dist > config.pip_contrast)).astype(np.uint8) * 255
+    return cv2.bitwise_or(face, spot), cv2.bitwise_or(pipmask, mark)
 
 def regular_pattern(pips: np.ndarray, tolerance: float) -> bool:
     """Whether pips counted on a face (``N×2`` px, N ≥ 2) make a regular pattern: every pip's mirror
