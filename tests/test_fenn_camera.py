@@ -551,6 +551,17 @@ def test_a_nine_whose_corner_pip_reaches_the_rim_is_read_nine():
     assert ("blue", 9, blue["field"]) in [(d.colour, d.value, d.field) for d in r.dice]
 
 
+def test_a_fields_stitches_are_no_die():
+    """Render fenn-00146 (Blender, never tuned on): field 9 of a burgundy board with light stitched
+    lines, its stitches marks of no die's colour in no face's pattern, is not read as a die."""
+    label = next(lab for lab in json.load(open(os.path.join(RENDERS, "labels.json"), encoding="utf-8"))
+                 if lab["image"] == "fenn-00146.jpg")
+    frame = cv2.imread(os.path.join(RENDERS, label["image"]))
+    board = BoardArea(tuple(map(tuple, label["board_corners"])), (frame.shape[1], frame.shape[0]))
+    r = read_fenn(frame, board, dice=DICE_SETS[label["dice_set"]])
+    assert [d.colour for d in r.dice] == ["blue", "red", "black"] and FennReason.COLOURS not in r.reasons
+
+
 def test_counted_pips_are_a_regular_pattern_only_when_whole():
     """A counted 7-9 is sure only when its pips make a regular pattern: every layout known is one;
     a 9 whose face was found too small (two pips of a column lost: 7) is not."""

@@ -174,6 +174,10 @@ class BoardConfig:
     #: How far (share of their spacing) a counted 7-9's pips may lie from their mirror images through
     #: their middle and still make a regular pattern; raising it is sure of more faces cut at an edge.
     pip_symmetry: float = 0.3
+    #: How sure a read of marks of no die's colour (neither the set's pip colours nor a d6's black) must
+    #: be to count as a die at all (a stray d6 with white pips); below it the marks are a field's
+    #: stitches or a cloth's checks. Raising it reports fewer such strays and asks less.
+    no_colour_die: float = 0.3
     #: How far (Lab units) a part of the board away from the dice may lie from the board's colour
     #: before it is something over it (a hand, a cup); raising it overlooks more.
     foreign_colour: float = 34.0
@@ -189,7 +193,8 @@ class BoardConfig:
                       "line_contrast": (0.5, 60.0), "pip_depth": (2.0, 200.0),
                       "body_colour": (2.0, 120.0), "stray_size": (0.2, 1.0), "stray_body": (1.0, 200.0),
                       "focal": (0.2, 5.0), "foreign_colour": (2.0, 200.0), "foreign_area": (0.01, 9.0),
-                      "held_up": (0.05, 5.0), "pip_symmetry": (0.05, 2.0)})
+                      "held_up": (0.05, 5.0), "pip_symmetry": (0.05, 2.0),
+                      "no_colour_die": (0.0, 1.0)})
         lo, hi = self.square_area if len(self.square_area) == 2 else (1.0, 1.0)
         if len(self.square_area) != 2 or not lo < 1 < hi:
             raise ConfigError(f"square_area must be (low, high) around 1, got {self.square_area!r}")
