@@ -232,25 +232,30 @@ def _twos(pts: np.ndarray, areas: np.ndarray, groups: list[list[int]], side: flo
     2 of the set: of one size (0.75-1.33 times the other's area; a side's pips, squashed, are
     smaller), as far apart as a 2's pips (``_TWO``) on a die of 0.8-1.3 times the set's ``side`` (px;
     dice of 18-25 mm against 21.5 expected, a little more near the camera), and no third pip
-    of their size within a side of their middle (a larger face's pips are grouped already). A 2's
-    pips lie farther apart than the links that group pips, so each was a group of its own."""
+    of their size on the square face whose diagonal they lie on (a larger face's pips are grouped
+    already; a side's pips seen at a slant lie beside it). A 2's
+    pips lie farther apart than the links that group pips, so each was a group of its own. A pip may
+    be in several pairs, the nearest a 2's spacing first: the first whose face is seen is the die."""
     lone = [g[0] for g in groups if len(g) == 1]
     if len(lone) < 2:
         return []
     p = pts[lone]
     d = np.hypot(p[:, None, 0] - p[None, :, 0], p[:, None, 1] - p[None, :, 1])
-    taken: set[int] = set()
     pairs = []
     for a, b in sorted(zip(*np.nonzero(np.triu((d >= _TWO * 0.8 * side) & (d <= _TWO * 1.3 * side), 1))),
-                       key=lambda ab: d[ab]):
+                       key=lambda ab: abs(d[ab] - _TWO * side)):
         i, j = lone[a], lone[b]
-        if a in taken or b in taken or not 0.75 < areas[i] / areas[j] < 1 / 0.75:
+        if not 0.75 < areas[i] / areas[j] < 1 / 0.75:
             continue
         mid = (pts[i] + pts[j]) / 2
-        like = (np.hypot(*(pts - mid).T) < side) & (areas >= 0.6 * min(areas[i], areas[j]))
+        # The 2's face: the square whose diagonal they lie on. A third pip of their size on it makes them
+        # a 3's, 4's or larger face's; one beside it (a side's pips seen at a slant, a die next to it) not.
+        w = (pts[j] - pts[i]) / d[a, b]
+        axes = np.array([[w[0] - w[1], w[0] + w[1]], [w[0] + w[1], w[1] - w[0]]]) / np.sqrt(2)
+        on_face = (np.abs((pts - mid) @ axes.T) < 0.45 * d[a, b] / _TWO).all(axis=1)
+        like = on_face & (areas >= 0.6 * min(areas[i], areas[j]))
         if like.sum() > 2:
             continue
-        taken |= {a, b}
         pairs.append([i, j])
     return pairs
 
