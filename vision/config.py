@@ -174,9 +174,9 @@ class BoardConfig:
     #: How far (share of their spacing) a counted 7-9's pips may lie from their mirror images through
     #: their middle and still make a regular pattern; raising it is sure of more faces cut at an edge.
     pip_symmetry: float = 0.3
-    #: How sure a read of marks of no die's colour (neither the set's pip colours nor a d6's black) must
-    #: be to count as a die at all (a stray d6 with white pips); below it the marks are a field's
-    #: stitches or a cloth's checks. Raising it reports fewer such strays and asks less.
+    #: How sure a read of marks of no die's colour on the board (neither the set's pip colours nor a
+    #: d6's black) must be to count as a die at all (a stray d6 with white pips); below it the marks are
+    #: a field's stitches. Raising it reports fewer such strays on the board and asks less.
     no_colour_die: float = 0.3
     #: How far (Lab units) a part of the board away from the dice may lie from the board's colour
     #: before it is something over it (a hand, a cup); raising it overlooks more.
