@@ -452,7 +452,7 @@ def _line_hidden(frame: np.ndarray, to_frame: np.ndarray, free: np.ndarray) -> b
     ``H×W×3 uint8 BGR``; ``to_frame``: the board's plane (fields) to frame px; ``free``: ``_LINE_RES``
     px a field, nonzero where no die nor its shadow is. A line is a thin ridge across the board, all
     of one sign (light lines or dark), looked for within 0.3 field of its place; hidden when it stands
-    out less than 0.3 times as much as the median line seen (at least four seen, standing out by 6 of
+    out less than 0.3 times as much as the median line seen (at least four seen, standing out by 12 of
     255 in lightness: a board with lines)."""
     res = _LINE_RES
     S = np.array([[res, 0, 0], [0, res, 0], [0, 0, 1]], np.float64)
@@ -472,7 +472,7 @@ def _line_hidden(frame: np.ndarray, to_frame: np.ndarray, free: np.ndarray) -> b
     sign = np.sign(np.median([r[np.argmax(np.abs(r))] for r in ridges]))
     seen = np.array([float(np.max(sign * r)) for r in ridges])
     typical = float(np.median(seen))
-    return bool(typical >= 6.0 and seen.min() < 0.3 * typical)
+    return bool(typical >= 12.0 and seen.min() < 0.3 * typical)
 
 _PATCH = 72
 #: How much larger than the die's square the patch read is (the whole face, and the board around it).
