@@ -216,3 +216,52 @@ def test_a_pip_beside_a_face_read_doubts_it_unless_another_die_owns_it():
     assert not pip_beside(img, die(2, [a, b], (194.0, 194.0)), side)  # the whole two
     # The spot is another die's pip: that die explains it.
     assert not pip_beside(img, one, side, [die(1, [b], b)])
+
+
+def test_a_die_against_a_wall_the_outline_found_stops_short_of_is_read_whole():
+    # The tray found may stop short of its walls (their shade; a round tray kept as chords): here the
+    # outline is the tray's own drawn 0.7 die side inside its walls all round, and a two lies against
+    # the left wall, its middle 0.6 side from it (beyond that outline). It is read, whole and surely;
+    # a die set aside on the table beyond the rim is not.
+    style = RenderStyle(size=(1640, 1232), die_size=90, tray=(40, 80, 30), table="plain", table_colour=(200, 205, 210),
+                        tray_inset=0.15, tilt=0.0, specks=0, noise=3, wall_shade=0.0)
+    scene = TrayScene(seed=7, style=style)
+    from hardware.render import PlacedDie
+    from vision.calibrate import TrayArea
+    x0, y0, x1, y1 = scene.tray
+    inset = 0.7 * 90
+    area = TrayArea(((x0 + inset, y0 + inset), (x1 - inset, y0 + inset), (x1 - inset, y1 - inset),
+                     (x0 + inset, y1 - inset)), style.size, 90.0)
+    white = ((232, 238, 240), (25, 25, 25))
+    mid = (y0 + y1) / 2
+    dice = [PlacedDie(2, (x0 + 0.6 * 90, mid), 0.0, 90.0, white), PlacedDie(5, ((x0 + x1) / 2, mid), 20.0, 90.0, white),
+            PlacedDie(3, ((x0 + x1) / 2 + 200, mid - 150), 50.0, 90.0, white)]
+    aside = PlacedDie(6, (x0 - 1.6 * 90, mid), 0.0, 90.0, white)
+    r = Reader().read(scene.frame(dice + [aside]), area=area, expect=3)
+    assert sorted(r.values) == [2, 3, 5]
+    assert r.sure, [str(x) for x in r.reasons]
+    # Beyond the outline found, a die only makes up the count due: with two due and two inside, the
+    # one there is no die of the throw (a card's pips just beyond a tray without walls).
+    r = Reader().read(scene.frame(dice), area=area, expect=2)
+    assert sorted(r.values) == [3, 5]
+
+
+def test_a_small_face_whose_pips_lie_closer_than_its_corners_is_part_of_a_face():
+    from vision.dice import Die
+    from vision.verdict import part_of_face
+
+    def die(value, pips, size=42.0):
+        return Die(value=value, center=(100.0, 100.0), size=size, corners=(), confidence=1.0, pips=tuple(pips))
+
+    side = 60.0  # the dice read; the faces below were read 42 px wide, 0.7 of it
+    # A two's pips at opposite corners (0.25 side off the middle along both axes): about 0.7 side apart.
+    assert not part_of_face(die(2, [(85.0, 85.0), (115.0, 115.0)]), side)
+    # Two neighbouring pips of a four (0.5 side apart), a three's middle and corner (0.35): no whole face.
+    assert part_of_face(die(2, [(85.0, 85.0), (115.0, 85.0)]), side)
+    assert part_of_face(die(2, [(100.0, 100.0), (115.0, 115.0)]), side)
+    # Read as large as the others (a whole face whose outline took in side faces), it may be whole.
+    assert not part_of_face(die(2, [(85.0, 85.0), (115.0, 85.0)], size=60.0), side)
+    # A three and a six span a face's corners; a one has no pair.
+    assert not part_of_face(die(3, [(85.0, 85.0), (100.0, 100.0), (115.0, 115.0)]), side)
+    assert not part_of_face(die(6, [(85.0, y) for y in (85.0, 100.0, 115.0)] + [(115.0, y) for y in (85.0, 100.0, 115.0)]), side)
+    assert not part_of_face(die(1, [(100.0, 100.0)]), side)

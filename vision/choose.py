@@ -41,7 +41,7 @@ from .pipfirst import add_pip_dice, pip_dice, pip_scale
 
 
 def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = None, edge: bool = False, *,
-               calibrated: bool = False, expect: int | None = None, dice_set: DiceSet = D6, walls=None):
+               calibrated: bool = False, expect: int | None = None, dice_set: DiceSet = D6, walls=None, beyond=None):
     """Dice in a working-scale image: ``(dice, die-like parts unexplained (and
     readings left out in doubt), large parts unexplained, die side px, the
     image in Lab)``. ``edge``: the
@@ -52,7 +52,9 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
     a reading left out at the picture's edge leaves the read sure, for the
     count tells whether a die was lost). ``dice_set``: the dice set the face
     stage reads (:mod:`vision.diceset`; standard d6). ``walls``: ``H×W uint8``, nonzero along a tray's
-    walls, where the felt in their shadow (the image's median colour dimmed) is felt, not a thing."""
+    walls, where the felt in their shadow (the image's median colour dimmed) is felt, not a thing. ``beyond``:
+    ``H×W uint8``, nonzero beyond the tray's outline found (dice are read out to the walls there): a part lying
+    mostly there that is no die is the wall or the rim, neither unexplained nor foreign."""
     h, w = img.shape[:2]
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
     gray = lab[..., 0]
@@ -74,7 +76,8 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
         if area > max_area or (die_side and area > 12 * die_side * die_side):
-            huge += 1  # far too big for dice: a hand, an arm, a box
+            # Far too big for dice: a hand, an arm, a box; not the wall or rim beyond the outline found.
+            huge += not _mostly_beyond(labels == i, beyond)
             continue
         if area < min_area:
             continue
@@ -163,6 +166,8 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
         at = side or _read_size(dice)
         if at:
             for offset, _, comp, _, _ in blobs:
+                if _mostly_beyond(comp > 0, beyond, offset):
+                    continue
                 die_like, large = _leftover(comp, offset, dice, at, (w, h) if edge else None, gray=gray,
                                                 config=config)
                 unexplained += die_like
@@ -181,6 +186,16 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
         dice = by_pips(dice)
         unexplained, foreign = leftovers(dice)
     return dice, unexplained, foreign, side, lab
+
+
+def _mostly_beyond(part: np.ndarray, beyond, offset=(0, 0)) -> bool:
+    """Whether at least half of ``part`` (``h×w`` bool, its corner at ``offset`` ``(x, y)`` px of the working
+    image) lies where ``beyond`` (``H×W uint8`` or None) is nonzero."""
+    if beyond is None:
+        return False
+    x, y = offset
+    h, w = part.shape
+    return 2 * int(np.count_nonzero(part & (beyond[y:y + h, x:x + w] > 0))) >= int(np.count_nonzero(part))
 
 
 def _read_blob(blob, side, min_area, config: ReaderConfig, long_side: int, die_side, calibrated: bool,

@@ -67,6 +67,14 @@ class FaceConfig:
     #: Two pips are a whole two (sure despite a loose outline) only this share of the calibrated side apart or
     #: more (a two's corners: about 0.7; a three's middle and corner: about 0.35). Raising it doubts more twos.
     two_apart: float = 0.5
+    #: In a calibrated tray, a face's farthest two pips lie this share of the dice's side (the median of the
+    #: dice read) apart or more: any face of 2-6 pips has two at opposite corners (about 0.7), a four's
+    #: neighbouring pips lie 0.5 apart, a three's middle and corner 0.35; closer, it is read, never sure.
+    #: Raising it doubts more faces (a die seen smaller than the others: farther off, tilted).
+    corners_apart: float = 0.6
+    #: ... for a die read smaller than this share of the dice's side (the part-faces read on renders: 0.64-0.85;
+    #: whole faces, about 1). Raising it doubts more faces.
+    part_size: float = 0.9
     #: With a calibrated side, a face whose farthest two pips lie more than this share of it apart is read,
     #: never sure (a d6's opposite corners: about 0.7; a four and a near camera's side-face pips beside it,
     #: a six's pattern whitened, about 0.9). Raising it doubts fewer faces.
@@ -88,7 +96,7 @@ class FaceConfig:
         _check(self, {"side_slant": (0.0, 1.0), "front_slant": (0.0, 1.0), "slant_error": (0.0, 1.0),
                       "top_pip_least": (0.0, 0.1), "pip_contrast": (1, 255), "inscribed": (0.5, 1.0),
                       "not_sure_most": (0.0, 1.0), "counted_off_centre": (0.0, 0.5), "counted_spread": (1.0, 4.0),
-                      "two_apart": (0.0, 1.5), "pip_span": (0.3, 2.0)})
+                      "two_apart": (0.0, 1.5), "corners_apart": (0.0, 1.5), "part_size": (0.0, 2.0), "pip_span": (0.3, 2.0)})
 
 
 @dataclass(frozen=True)
@@ -374,11 +382,16 @@ class TrayConfig:
     rim: float = 0.3
     #: How much the grown outline is widened (share of its size) to reach the tray's edge.
     grow: float = 0.02
+    #: In a read with a calibrated die size, the tray's outline is widened by this many die sides: a die
+    #: against a wall lies with its middle half a side from the wall, and the felt found (up to the walls'
+    #: shade) may stop short of the wall by more than that (renders: 20 dice against a wall missed or cut
+    #: by the outline). Raising it also takes in dice set aside against the tray's outer rim.
+    wall_reach: float = 0.6
 
     def __post_init__(self):
         _check(self, {"work": (64, 2048), "step": (0.5, 50.0), "bound": (1.0, 255.0), "solid": (0.0, 1.0),
                       "grow": (0.0, 0.2), "edge": (0.5, 255.0), "least": (0.0, 1.0), "margin": (0, 64), "rim": (0.0, 2.0),
-                      "shade_reach": (0, 256), "shade_chroma": (0.0, 255.0),
+                      "wall_reach": (0.0, 3.0), "shade_reach": (0, 256), "shade_chroma": (0.0, 255.0),
                       "shade_fill": (0.0, 1.0), "shade_walls": (0.0, 20.0)})
 
 

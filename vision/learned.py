@@ -164,7 +164,7 @@ def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int
     edge cuts dice, and a die found closer to it than 0.6 of the side it was
     read at (:func:`_clear_of_edge`) is no die wholly in the picture, so no part of the throw read (as with
     the classical passes). ``confirm`` (in a calibrated tray, where ``side`` is the measured die's):
-    ``confirm(image, x, y, side, value)`` gives the pips ``((x, y), ...)`` px the classical pip test
+    ``confirm(image, x, y, side, value, owned=pips)`` gives the pips ``((x, y), ...)`` px the classical pip test
     reads there as ``value``, or None (:func:`vision.pipfirst.pips_confirm`); a die the classifier
     gives ``config.learned.confirm_found`` or more that it confirms keeps the classifier's
     confidence and no doubt: two independent readings agree (a die whose body is the felt's colour, or whose side faces spoil
@@ -177,13 +177,14 @@ def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int
         mask = np.zeros((h, w), np.uint8)
         cv2.fillPoly(mask, [np.round(poly - (ox, oy)).astype(np.int32)], 255)
     taken = [(d.center[0] - ox, d.center[1] - oy) for d in dice]
+    owned = [(px - ox, py - oy) for d in dice for px, py in d.pips]  # the dice read's pips, not a found die's
     out = []
     for x, y, v, p, at in find_dice(image, side, taken=taken, mask=mask, value_share=value_share, net=net, config=config.learned,
                                    memo=memo):
         if poly is None and not _clear_of_edge(x, y, at, w, h):
             continue
         cx, cy, r = x + ox, y + oy, at / 2
-        pips = confirm(image, x, y, at, v) if confirm and p >= config.learned.confirm_found else None
+        pips = confirm(image, x, y, at, v, owned=owned) if confirm and p >= config.learned.confirm_found else None
         if pips:
             out.append(Die(value=v, center=(cx, cy), size=at,
                            corners=((cx - r, cy - r), (cx + r, cy - r), (cx + r, cy + r), (cx - r, cy + r)),

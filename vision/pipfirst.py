@@ -568,7 +568,7 @@ def add_pip_dice(dice: list[Die], found: list[Die], *, config: ReaderConfig = DE
 
 
 def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
-                  config: ReaderConfig = DEFAULT) -> tuple | None:
+                  config: ReaderConfig = DEFAULT, owned=()) -> tuple | None:
     """The pips of a die of ``value`` round ``(x, y)`` px of ``image`` (``H×W×3 uint8 BGR``) as the
     classical pip test sees them, ``((x, y), ...)`` px, or None when they do not say ``value``.
 
@@ -580,7 +580,9 @@ def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
     within 0.3 side of ``(x, y)``, and, for two or more, the farthest 0.25-0.5 side from their middle
     (a face's corners, not a pip cluster or the pips of two dice); a one lies within 0.25 side of
     ``(x, y)``; and no other spot of their size lies within ``config.learned.confirm_alone`` side of
-    their middle (a two's other pip beside a one on a die the felt's colour)."""
+    their middle (a two's other pip beside a one on a die the felt's colour). ``owned``: the pips
+    ``(x, y)`` px of the dice read already; a spot within 0.15 side of one is that die's (a one
+    touching a six has the six's pips within reach), neither this die's nor another round it."""
     h, w = image.shape[:2]
     r = int(side * 1.3) + 2
     x0, y0 = max(0, int(x) - r), max(0, int(y) - r)
@@ -594,6 +596,8 @@ def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
         resp = cv2.morphologyEx(grey, op, kernel)
         spots = _round_spots(resp, config.faces.top_pip_least * side * side, 0.08 * side * side, 0.5,
                              config=config)
+        spots = [s for s in spots if not any(math.hypot(s[0] + x0 - u, s[1] + y0 - v) <= 0.15 * side
+                                             for u, v in owned)]
         near = np.array([s[:3] for s in spots if np.hypot(s[0] - cx, s[1] - cy) <= config.learned.confirm_reach * side])
         if len(near) != value:
             continue

@@ -57,7 +57,7 @@ from .learned import (
 )
 from .pipfirst import pips_confirm
 from .reasons import Doubt, Reason
-from .verdict import _shows_pips, pip_beside
+from .verdict import _shows_pips, part_of_face, pip_beside
 
 __all__ = [
     "Reader",
@@ -205,9 +205,15 @@ def read_throw(
         learned, net = False, None
     h, w = image.shape[:2]
     ox = oy = 0
-    poly = None
+    poly = found = None
     if area is not None:
-        poly = np.asarray(area.polygon, np.float32).reshape(-1, 2)
+        poly = found = np.asarray(area.polygon, np.float32).reshape(-1, 2)
+        if die_size is None:
+            die_size = getattr(area, "die_size", None)
+        if die_size and config.tray.wall_reach > 0:
+            # Dice are read out to the walls (``config.tray.wall_reach``); what lies beyond the outline
+            # found and is no die is the wall, its shade or the rim, never a foreign thing.
+            poly = widened(found, config.tray.wall_reach * float(die_size))
         x0, y0 = np.floor(poly.min(axis=0)).astype(int)
         x1, y1 = np.ceil(poly.max(axis=0)).astype(int)
         x0, y0 = max(0, x0), max(0, y0)
@@ -215,8 +221,6 @@ def read_throw(
         if x1 - x0 >= 16 and y1 - y0 >= 16:
             image, ox, oy = _tray_only(image[y0:y1, x0:x1], poly - (x0, y0)), x0, y0
             h, w = image.shape[:2]
-        if die_size is None:
-            die_size = getattr(area, "die_size", None)
     if die_size:
         scale = config.work_die / die_size
         scale = min(scale, config.work_size / max(h, w), 1.5)
@@ -231,7 +235,7 @@ def read_throw(
     # the picture is not part of the throw read; a tray's area keeps them in.
     edge = poly is None
     dice_set = dice
-    tray = None if poly is None else _tray_mask(work.shape[:2], poly, (ox, oy), scale)
+    tray = None if poly is None else _tray_mask(work.shape[:2], found, (ox, oy), scale)
     walls = None
     if tray is not None and die_size:
         # Along the walls, as deep as their shadow reaches, and beyond them (painted the felt's colour):
@@ -239,7 +243,7 @@ def read_throw(
         walls = along_walls(tray, max(1, round(config.tray.shade_walls * die_size * scale)))
     dice, unexplained, foreign, side, lab = _read_work(work, config, die_size * scale if die_size else None, edge,
                                                        calibrated=bool(die_size), expect=expect, dice_set=dice_set,
-                                                       walls=walls)
+                                                       walls=walls, beyond=None if poly is found else 255 - tray)
     small = _read_size(dice, inner=False)
     if not die_size and small and small < 0.7 * config.work_die and scale >= 0.999:
         # Small dice (a wide view): their pips are a few pixels, so read again
@@ -258,13 +262,20 @@ def read_throw(
         foreign += _foreign(lab, dice, side, config, inside)
     s = 1.0 / scale
     out = []
+    band = []  # dice beyond the outline found, within the walls' reach
     for d in dice:
         cx, cy = d.center[0] * s + ox, d.center[1] * s + oy
         if poly is not None and cv2.pointPolygonTest(poly, (float(cx), float(cy)), False) < 0:
             continue
-        out.append(replace(d, center=(cx, cy), size=d.size * s, inner=d.inner * s,
-                           corners=tuple((x * s + ox, y * s + oy) for x, y in d.corners),
-                           pips=tuple((x * s + ox, y * s + oy) for x, y in d.pips)))
+        d = replace(d, center=(cx, cy), size=d.size * s, inner=d.inner * s,
+                    corners=tuple((x * s + ox, y * s + oy) for x, y in d.corners),
+                    pips=tuple((x * s + ox, y * s + oy) for x, y in d.pips))
+        beyond = poly is not found and cv2.pointPolygonTest(found, (float(cx), float(cy)), False) < 0
+        (band if beyond else out).append(d)
+    if band and expect is not None and len(out) < expect:
+        # Dice beyond the outline found make up the count due only (a card's pips or a stray die just
+        # beyond a tray without walls is no die of the throw when the tray holds the dice due).
+        out += band
     reasons = []
     # The learned classifier looks at the median size of the dice read.
     learned_side = float(np.median([d.size for d in out])) if learned and out else 0.0
@@ -339,6 +350,13 @@ def read_throw(
                if is_sure(d, config.sure_confidence) and pip_beside(image, at, float(die_size), here[:i] + here[i + 1:],
                                                                     config=config) else d
                for i, (d, at) in enumerate(zip(out, here))]
+        # Every face of two pips or more has pips at two opposite corners, about 0.7 side apart: a die whose
+        # farthest pips lie closer (two neighbouring pips of a four, a three's middle and corner, their
+        # other pips lost against another die) is part of a face, whichever stage read it.
+        # (The calibrated size takes in side faces seen by a near camera: the dice read measure the side.)
+        dice_side = float(np.median([d.size for d in out])) if out else float(die_size)
+        out = [replace(d, doubts=d.doubts + (Doubt.LOOSE_FIT,)) if part_of_face(d, dice_side, config) else d
+               for d in out]
     out.sort(key=lambda d: (d.center[0], d.center[1]))
     weak = [d for d in out if not is_sure(d, config.sure_confidence)]
     if weak:
@@ -362,6 +380,17 @@ def read_throw(
         reasons.append(Reason.NO_DICE)
     size_px = side * s if side else (float(die_size) if die_size else None)
     return Read(tuple(out), not reasons, tuple(reasons), size_px)
+
+
+def widened(poly: np.ndarray, reach: float) -> np.ndarray:
+    """The convex outline ``poly`` (``N×2`` float32 ``(x, y)`` px) widened by ``reach`` px all round: the
+    convex hull of its corners each moved ``reach`` px in 16 directions (``M×2`` float32 px). A tray found
+    at calibration may stop short of its walls (their shade, a die against a wall); its dice lie whole
+    within half a die side of the wall."""
+    turns = np.linspace(0.0, 2.0 * np.pi, 16, endpoint=False)
+    ring = np.stack([np.cos(turns), np.sin(turns)], axis=1) * reach
+    pts = (poly[:, None, :] + ring[None, :, :]).reshape(-1, 2).astype(np.float32)
+    return cv2.convexHull(pts).reshape(-1, 2)
 
 
 def _tray_mask(shape: tuple[int, int], poly: np.ndarray, origin: tuple[float, float], scale: float) -> np.ndarray:

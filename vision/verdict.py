@@ -88,3 +88,18 @@ def pip_beside(image: np.ndarray, die, side: float, others=(), *, config: Reader
                 return True
         return False
     return False
+
+
+def part_of_face(die, side: float, config: ReaderConfig = DEFAULT) -> bool:
+    """Whether ``die`` (a :class:`vision.dice.Die` of two pips or more, ``pips`` ``(x, y)`` px) is at
+    most part of a face on dice of ``side`` px (the median side of the dice read in a calibrated tray):
+    it was read smaller than ``config.faces.part_size`` of the side and its farthest two pips lie closer
+    than ``config.faces.corners_apart`` of it (a whole face seen with its side faces by a near camera is
+    read as large as the others, its pips' span a smaller share of it). Every d6 face of
+    2-6 pips has pips at two opposite corners (about 0.7 side apart); two neighbouring pips of a four lie
+    0.5 side apart, a three's middle and corner 0.35 (renders trays-00087, -00113, -00133: a four's or a
+    three's pips, the others lost against another die or the tray's edge, read as a sure two)."""
+    pips = die.pips
+    if die.value < 2 or len(pips) < 2 or die.size >= config.faces.part_size * side:
+        return False
+    return max(math.dist(p, q) for i, p in enumerate(pips) for q in pips[i + 1:]) < config.faces.corners_apart * side
