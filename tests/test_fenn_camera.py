@@ -464,15 +464,15 @@ RENDERS = os.path.join(os.path.dirname(__file__), "fixtures", "renders", "fenn")
 @pytest.mark.skipif(not os.path.exists(os.path.join(RENDERS, "labels.json")), reason="no Blender renders here")
 def test_blender_renders_are_never_read_surely_and_wrongly_and_a_hand_never_sure():
     """Helper 38r's photo-realistic renders (a family the reader was never tuned on): with the board's
-    true corners, a scene read surely is read exactly and a hand over the board is never sure. (A die held just above its field is seen as standing there:
-    the benchmark counts those; docs/fenn-camera.md.)"""
+    true corners, a scene read surely is read exactly and a hand over the board is never sure. (A die
+    held just above its field is seen as standing there: the benchmark counts those; docs/fenn-camera.md.)"""
     import json
 
     from vision.reader import load_image
 
     with open(os.path.join(RENDERS, "labels.json"), encoding="utf-8") as f:
         labels = json.load(f)
-    exact = found = 0
+    exact = 0
     for label in labels:
         frame = load_image(os.path.join(RENDERS, label["image"]))
         size = (frame.shape[1], frame.shape[0])
