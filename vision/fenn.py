@@ -211,7 +211,7 @@ def _one_field_off(frame: np.ndarray, board: BoardArea, dice: DiceSet, config: R
     if on(shift) <= on(0.0):
         return board, r
     ends = np.float32([[[shift, 0], [9 + shift, 0], [9 + shift, 1], [shift, 1]]])
-    moved = cv2.perspectiveTransform(ends, np.linalg.inv(board.to_plane()))[0]
+    moved = cv2.perspectiveTransform(ends, np.linalg.inv(to_plane))[0]
     board = BoardArea(tuple((float(px), float(py)) for px, py in moved), board.frame_size)
     return board, read_fenn(frame, board, dice=dice, config=config)
 
@@ -473,6 +473,7 @@ def _line_hidden(frame: np.ndarray, to_frame: np.ndarray, free: np.ndarray) -> b
     seen = np.array([float(np.max(sign * r)) for r in ridges])
     typical = float(np.median(seen))
     return bool(typical >= 12.0 and seen.min() < 0.3 * typical)
+
 
 _PATCH = 72
 #: How much larger than the die's square the patch read is (the whole face, and the board around it).
