@@ -143,17 +143,17 @@ def _best_in_strip(img, valid, config: BoardConfig, q=_Q):
     above = np.median(img[int(0.1 * q):int(0.45 * q)], axis=0)
     below = np.median(img[int(1.75 * q):int(2.1 * q)], axis=0)
     best = None
-    ridges, steps = {}, {}
+    along = {}  # per half-width d: the lightness's ridges and steps, the colour's steps
     for field in np.arange(0.8, 1.26, 0.025) * q:
         d = max(2, int(round(0.25 * field)))
-        if d not in ridges:
+        if d not in along:
             pad = np.pad(P, d, mode="edge")
             r = P - (pad[:-2 * d] + pad[2 * d:]) / 2  # a thin line: lighter (or darker) than both sides
             step = np.abs(pad[2 * d:] - pad[:-2 * d]) / 2  # unlike an edge: as light on both sides
-            up = np.maximum.reduce([np.r_[r[1:], -1e9], r, np.r_[-1e9, r[:-1]]])  # at either neighbour too
-            down = np.maximum.reduce([np.r_[-r[1:], -1e9], -r, np.r_[-1e9, -r[:-1]]])
-            ridges[d] = (r, step, up, down)
-        r, step, up, down = ridges[d]
+            padc = np.pad(C, ((d, d), (0, 0)), mode="edge")
+            across = np.linalg.norm(padc[2 * d:] - padc[:-2 * d], axis=1)  # the colour across a board's end
+            along[d] = (r, step, _either(r, -1e9), _either(-r, -1e9), _either(across, 0.0))
+        r, step, up, down, end_step = along[d]
         starts = np.arange(int(field), n - 10 * field - 1)
         if len(starts) == 0:
             continue
@@ -174,14 +174,9 @@ def _best_in_strip(img, valid, config: BoardConfig, q=_Q):
         on = (csum[b] - csum[a]) / (b - a)
         off = ((csum[a] - csum[np.maximum(a - f, 0)]) + (csum[np.minimum(b + f, n)] - csum[b])) / (2 * f)
         ends_clear = np.clip((on - off) / (on + 1.0), 0, 1)
-        if d not in steps:
-            padc = np.pad(C, ((d, d), (0, 0)), mode="edge")
-            e = np.linalg.norm(padc[2 * d:] - padc[:-2 * d], axis=1)  # the colour across a board's end
-            steps[d] = np.maximum.reduce([np.r_[e[1:], 0], e, np.r_[0, e[:-1]]])
-        ends = np.minimum(steps[d][idx[:, [0, 9]]], 25).mean(axis=1) / 25
+        ends = np.minimum(end_step[idx[:, [0, 9]]], 25).mean(axis=1) / 25
         score = lines * (0.4 + ends) * (0.15 + ends_clear)
         score[count < config.min_lines] = 0
-
         for s in np.argsort(-score)[:6]:
             if score[s] <= 0:
                 break
@@ -196,6 +191,12 @@ def _best_in_strip(img, valid, config: BoardConfig, q=_Q):
             if best is None or total > best[0]:
                 best = (total, start, float(field))
     return best
+
+
+def _either(x: np.ndarray, fill: float) -> np.ndarray:
+    """``x`` (1-D) at each sample or either neighbour, whichever is largest (``fill`` past the ends):
+    a thin line or an edge between two samples counts at both."""
+    return np.maximum.reduce([np.r_[x[1:], fill], x, np.r_[fill, x[:-1]]])
 
 
 def _fields_at(inside, ok, above, below, start: float, field: float, config: BoardConfig):
