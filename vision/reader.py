@@ -252,7 +252,7 @@ def read_throw(
         up = min(2.0, config.work_die / side)
         work = cv2.resize(image, (round(w * up), round(h * up)), interpolation=cv2.INTER_CUBIC)
         scale = work.shape[1] / w
-        tray = None if poly is None else _tray_mask(work.shape[:2], poly, (ox, oy), scale)
+        tray = None if poly is None else _tray_mask(work.shape[:2], found, (ox, oy), scale)
         dice, unexplained, foreign, side, lab = _read_work(work, config, side * up, edge, calibrated=False,
                                                            dice_set=dice_set)
     if poly is not None and side:
