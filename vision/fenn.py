@@ -297,12 +297,14 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
         return max(b, bc.stray_size[1] * size / max(t[4], 1e-6))
 
     found, strays, spread = [], [], []
-    for t in sorted(seen, key=unlike):
+    # Blue and red on the board first: they are the game's (F2), and a die of their pips' colour beside
+    # the board is a stray, however like the set it looks.
+    for t in sorted(seen, key=lambda t: (not (t[5] and t[0].colour in ("blue", "red")), unlike(t))):
         d, _f, x, y, _s, on, pips = t
         mine = [e for e in found if e.colour == d.colour and d.colour is not None]
         if not on and (unlike(t) > 1 or d.colour in ("blue", "red", "black") and mine):
             strays.append(replace(d, colour=None, field=None))  # a stray d6 (or a second, less like the set)
-            if unlike(t) <= 1:
+            if unlike(t) <= 1 and not (d.colour in ("blue", "red") and any(e.field for e in mine)):
                 reasons.add(FennReason.COLOURS)  # as like the set as the one taken: which is the game's?
             continue
         on_board = 0 <= y <= 1 and 0 <= x < 9

@@ -202,28 +202,51 @@ def _largest_symmetric(p: np.ndarray, side: float) -> list[int]:
     return best
 
 
+def _pip_area(areas: np.ndarray, group: list[int]) -> float:
+    """The area (px²) of a face's pips among ``group`` (indices into ``areas``): the largest with
+    another of like area (0.6-1.67 times it) in the group, else the largest. A dark blot beside a
+    face (a die's edge in its own shadow, a knot of the table) grouped with its pips is larger than
+    any of them and like none (the renders: a 9's pips with a blot twice their size read as a 1)."""
+    a = areas[group]
+    paired = [x for x in a if ((a >= 0.6 * x) & (a <= x / 0.6)).sum() > 1]
+    return float(max(paired) if paired else a.max())
+
+
+def _like(areas: np.ndarray, group, ref: float) -> list[int]:
+    """The pips of ``group`` of a face's pips' size ``ref`` (px²): 0.6-1.67 times it (a side's
+    pips, seen at a slant, are squashed smaller; a blot larger)."""
+    return [i for i in group if 0.6 * ref <= areas[i] <= ref / 0.6]
+
+
 def _faces(pts: np.ndarray, areas: np.ndarray, groups: list[list[int]], side: float) -> list[list[int]]:
     """``groups`` of pips joined where three or more of them, from several groups, make one face: pips
-    of one size less than a side apart, the largest set point-symmetric about one middle (every face
-    is). A 4's pips lie farther apart (half a side) than the links that group pips, so each was a
-    group of its own; a side's pip or a speck beside them is left out."""
-    size = np.float64([areas[g].max() for g in groups])
+    of one size (:func:`_pip_area`) less than a side apart, the largest set point-symmetric about one
+    middle (every face is). A 4's pips lie farther apart (half a side) than the links that group pips,
+    so each was a group of its own; a side's pip or a blot beside them is left out."""
+    size = np.float64([_pip_area(areas, g) for g in groups])
     mids = np.float64([pts[g].mean(axis=0) for g in groups])
     used = np.zeros(len(groups), bool)
     out = []
     for a in range(len(groups)):
         if used[a]:
             continue
+        mine = _like(areas, groups[a], size[a])
         close = np.nonzero(np.hypot(*(mids - mids[a]).T) < 2.5 * side)[0]  # the rest lie far apart
-        near = [b for b in close if b != a and not used[b] and 0.6 < size[b] / size[a] < 1 / 0.6 and
-                np.hypot(*(pts[groups[a]][:, None] - pts[groups[b]][None]).transpose(2, 0, 1)).min() < side]
-        u = list(groups[a]) + [i for b in near for i in groups[b]]
-        u = [i for i in u if areas[i] >= 0.6 * areas[u].max()]  # a side's squashed pips left out
-        sub = [u[i] for i in _largest_symmetric(pts[u], side)] if near and len(u) <= 14 else []
+        joined = {}
+        for b in close:
+            if b == a or used[b]:
+                continue
+            got = [i for i in _like(areas, groups[b], size[a])
+                   if np.hypot(*(pts[mine] - pts[i]).T).min() < side]
+            if got:
+                joined[b] = got
+        u = mine + [i for got in joined.values() for i in got]
+        u = _like(areas, u, _pip_area(areas, u))  # of one size among themselves too
+        sub = [u[i] for i in _largest_symmetric(pts[u], side)] if joined and len(u) <= 14 else []
         if len(sub) >= 3 and not set(sub) <= set(groups[a]):
-            used[[a, *near]] = True
+            used[[a, *joined]] = True
             out.append(sub)
-            out += [[i] for b in [a, *near] for i in groups[b] if i not in sub]
+            out += [[i] for b in [a, *joined] for i in groups[b] if i not in sub]
     return out + [g for a, g in enumerate(groups) if not used[a]]
 
 
@@ -267,7 +290,7 @@ def _top_face(pts: np.ndarray, areas: np.ndarray, group: list[int], side: float)
     side seen 55° or more from straight on), and a face's pips are point-symmetric about its middle
     (every layout known), so where the group spreads wider than a face the largest set of pips
     mirrored through one middle is kept."""
-    g = [i for i in group if areas[i] >= 0.6 * areas[group].max()]
+    g = _like(areas, group, _pip_area(areas, group))
     if len(g) < 3 or max(cv2.minAreaRect(np.float32(pts[g]))[1]) <= _SPAN * side:
         return g
     return [g[i] for i in _largest_symmetric(pts[g], side)] or g
