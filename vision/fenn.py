@@ -297,16 +297,27 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
         return max(b, bc.stray_size[1] * size / max(t[4], 1e-6))
 
     found, strays, spread = [], [], []
-    # Blue and red on the board first: they are the game's (F2), and a die of their pips' colour beside
-    # the board is a stray, however like the set it looks.
-    for t in sorted(seen, key=lambda t: (not (t[5] and t[0].colour in ("blue", "red")), unlike(t))):
+    def the_games(t) -> bool:
+        """Whether a die is surely the game's: blue or red on the board (F2), or showing more pips than
+        a d6 has, read surely, a value its die carries."""
+        d = t[0]
+        return t[5] and d.colour in ("blue", "red") or \
+            d.value > 6 and d.confidence >= config.sure and dice.carries(d.colour, d.value)
+
+    # The game's dice first, then those showing a value their die carries, each the most like the set
+    # first: a die of a taken die's colour beside the board is a stray, and a doubt only when it might
+    # be the game's instead (F14: the black die lies anywhere beside the board).
+    certain: set = set()
+    for t in sorted(seen, key=lambda t: (not the_games(t), not dice.carries(t[0].colour, t[0].value), unlike(t))):
         d, _f, x, y, _s, on, pips = t
         mine = [e for e in found if e.colour == d.colour and d.colour is not None]
-        if not on and (unlike(t) > 1 or d.colour in ("blue", "red", "black") and mine):
+        if not on and (unlike(t) > 1 and not the_games(t) or d.colour in ("blue", "red", "black") and mine):
             strays.append(replace(d, colour=None, field=None))  # a stray d6 (or a second, less like the set)
-            if unlike(t) <= 1 and not (d.colour in ("blue", "red") and any(e.field for e in mine)):
+            if the_games(t) or unlike(t) <= 1 and dice.carries(d.colour, d.value) and d.colour not in certain:
                 reasons.add(FennReason.COLOURS)  # as like the set as the one taken: which is the game's?
             continue
+        if the_games(t):
+            certain.add(d.colour)
         on_board = 0 <= y <= 1 and 0 <= x < 9
         found.append(replace(d, field=int(x) + 1 if on_board else None))
         if d.confidence >= config.sure:  # a face misread (its pips spread unlike its value's) tells no height
