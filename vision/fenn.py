@@ -43,6 +43,7 @@ from .diceset import MIWIN, MIWIN_SWAPPED, PIP_LAYOUT, DiceSet
 from .face import _read_face as read_face
 from .fenn_board import find_strip
 from .fenn_dice import camera_of, find_dice, standing_at
+from .fenn_over import board_plane, something_over
 from .reasons import FennReason
 
 __all__ = ["BoardArea", "FennDie", "FennRead", "FennReason", "BoardError", "find_board", "read_fenn",
@@ -254,7 +255,7 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
     unit = float(np.mean([np.hypot(*(c[1] - c[0])), np.hypot(*(c[2] - c[3]))]) / 9)
     camera = camera_of(to_frame, (w, h), bc.focal)
     reasons: set[FennReason] = set()
-    plane = _board_plane(frame, to_frame)
+    plane = board_plane(frame, to_frame)
     board_colour = np.median(plane.reshape(-1, 3), axis=0)
     seen = []
     for f in find_dice(frame, unit, bc, chroma=config.colours.pip_chroma):
@@ -341,7 +342,7 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
         reasons.add(FennReason.COLOURS)
     if len(found) < 3:
         reasons.add(FennReason.MISSING_DIE)
-    if _something_over(plane, to_frame, [t[1] for t in seen], bc, frame) or camera is not None and \
+    if something_over(plane, to_frame, [t[1] for t in seen], bc, frame) or camera is not None and \
             held_up(spread, _rigid(to_frame, (w, h), bc.focal), camera, size) > 1 + bc.held_up * _lift(camera, size):
         reasons.add(FennReason.FOREIGN)  # a hand, a cup over the board, or a die held up (in mid-move)
     wrong = [d for d in out if d.colour and not dice.carries(d.colour, d.value)]
@@ -416,76 +417,6 @@ def _local_unit(to_frame, at) -> float:
     """Frame px per field at plane point ``at``."""
     p = cv2.perspectiveTransform(np.float32([[at, (at[0] + 1, at[1]), (at[0], at[1] + 1)]]), to_frame)[0]
     return float((np.hypot(*(p[1] - p[0])) + np.hypot(*(p[2] - p[0]))) / 2)
-
-
-_RES = 20  # plane px per field where the board is looked over
-
-
-def _board_plane(frame, to_frame) -> np.ndarray:
-    """The board's top, straightened: ``_RES`` px per field, ``H×W×3`` float Lab."""
-    S = np.array([[_RES, 0, 0], [0, _RES, 0], [0, 0, 1]], np.float64)
-    plane = cv2.warpPerspective(frame, S @ np.linalg.inv(to_frame), (9 * _RES, _RES), flags=cv2.INTER_AREA)
-    return cv2.cvtColor(plane, cv2.COLOR_BGR2LAB).astype(np.float32)
-
-
-def _something_over(lab, to_frame, found, config: BoardConfig, frame=None) -> bool:
-    """Whether something (a hand, a cup) covers part of the board away from the dice: a region of
-    at least ``config.foreign_area`` fields² unlike the board's colour, the board's lines, stitching
-    and numbers (thin) opened away, each die's square and its shadow left out; or, with the
-    ``frame``, a line between fields hidden where no die stands (:func:`_line_hidden`). ``lab``: the
-    board from :func:`_board_plane`."""
-    res = _RES
-    Hp = np.array([[res, 0, 0], [0, res, 0], [0, 0, 1]], np.float64) @ np.linalg.inv(to_frame)
-    H, W = lab.shape[:2]
-    free = np.ones((H, W), np.uint8)
-    for f in found:
-        mid = f.box.mean(axis=0)
-        grown = mid + (f.box - mid) * 1.9  # the die, its side and its shadow
-        q = cv2.perspectiveTransform(np.float32([grown]), Hp)[0]
-        cv2.fillConvexPoly(free, np.round(q).astype(np.int32), 0)
-    if free.sum() < 0.2 * W * H:
-        return False
-    if frame is not None and _line_hidden(frame, to_frame, cv2.resize(free, (9 * _LINE_RES, _LINE_RES),
-                                                                   interpolation=cv2.INTER_NEAREST)):
-        return True
-    colour = np.median(lab[free > 0], axis=0)
-    far = ((np.linalg.norm(lab - colour, axis=2) > config.foreign_colour) & (free > 0)).astype(np.uint8)
-    k = max(3, int(0.22 * res)) | 1
-    far = cv2.morphologyEx(far, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
-    n, _labels, stats, _ = cv2.connectedComponentsWithStats(far)
-    return bool(n > 1 and stats[1:, cv2.CC_STAT_AREA].max() >= config.foreign_area * res * res)
-
-
-_LINE_RES = 80  # plane px per field where the lines between fields are looked for (a stitch is ~1/40 field)
-
-
-def _line_hidden(frame: np.ndarray, to_frame: np.ndarray, free: np.ndarray) -> bool:
-    """Whether a line between two fields, where no die stands, is hidden while the others are seen: a
-    hand or a cup of the board's own colour over it (its colour alone does not tell it). ``frame``:
-    ``H×W×3 uint8 BGR``; ``to_frame``: the board's plane (fields) to frame px; ``free``: ``_LINE_RES``
-    px a field, nonzero where no die nor its shadow is. A line is a thin ridge across the board, all
-    of one sign (light lines or dark), looked for within 0.3 field of its place; hidden when it stands
-    out less than 0.3 times as much as the median line seen (at least four seen, standing out by 12 of
-    255 in lightness: a board with lines)."""
-    res = _LINE_RES
-    S = np.array([[res, 0, 0], [0, res, 0], [0, 0, 1]], np.float64)
-    top = cv2.warpPerspective(frame, S @ np.linalg.inv(to_frame), (9 * res, res), flags=cv2.INTER_AREA)
-    L = cv2.cvtColor(top, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
-    rows = slice(int(0.2 * res), int(0.8 * res))  # away from the board's sides (a border, stitching)
-    d = res // 4
-    ridges = []
-    for k in range(1, 9):
-        a, b = k * res - 3 * res // 10, k * res + 3 * res // 10 + 1
-        if free[rows, a - d:b + d].min() == 0:
-            continue  # a die (or its shadow) near it: unknown
-        P = L[rows, a - d:b + d].mean(axis=0)
-        ridges.append(P[d:-d] - (P[:-2 * d] + P[2 * d:]) / 2)  # lighter (or darker) than both sides
-    if len(ridges) < 4:
-        return False
-    sign = np.sign(np.median([r[np.argmax(np.abs(r))] for r in ridges]))
-    seen = np.array([float(np.max(sign * r)) for r in ridges])
-    typical = float(np.median(seen))
-    return bool(typical >= 12.0 and seen.min() < 0.3 * typical)
 
 
 _PATCH = 72
