@@ -1,0 +1,152 @@
+"""The Fenn reader on Blender renders it was never tuned on (``tests/fixtures/renders/fenn``, made by
+``benchmarks/blender_scenes.py``: wood-grain, planks, checked and striped tables, leather and wooden
+boards, a hand or a lifted die in some). Each read is given the board's true corners (calibrated) unless
+the test finds the board itself."""
+
+import json
+import os
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.diceset import DICE_SETS
+from vision.fenn import BoardArea, BoardError, FennReason, find_board, read_fenn
+
+RENDERS = os.path.join(os.path.dirname(__file__), "fixtures", "renders", "fenn")
+
+
+def _labels() -> dict:
+    with open(os.path.join(RENDERS, "labels.json"), encoding="utf-8") as f:
+        return {lab["image"]: lab for lab in json.load(f)}
+
+
+def _read(name: str):
+    """``(label, read)`` of render ``name`` read with its true board corners and its dice set."""
+    label = _labels()[name]
+    frame = cv2.imread(os.path.join(RENDERS, name))
+    board = BoardArea(tuple(map(tuple, label["board_corners"])), (frame.shape[1], frame.shape[0]))
+    return label, read_fenn(frame, board, dice=DICE_SETS[label.get("dice_set", "miwin")])
+
+
+def _want(label) -> list:
+    """The truth as the read gives it: blue, red (on their fields), then black (beside the board)."""
+    dice = sorted(label["dice"], key=lambda d: ("blue", "red").index(d["colour"]))
+    return [(d["colour"], d["value"], d["field"]) for d in dice] + [("black", label["black"]["value"], None)]
+
+
+def _got(r) -> list:
+    return [(d.colour, d.value, d.field) for d in r.dice]
+
+
+@pytest.mark.skipif(not os.path.exists(os.path.join(RENDERS, "labels.json")), reason="no Blender renders here")
+def test_blender_renders_are_never_read_surely_and_wrongly_and_a_hand_never_sure():
+    """Every render fixture: a scene read surely is read exactly and a hand over the board is never
+    sure. (A die held just above its field is measured by the benchmark; docs/fenn-camera.md.)"""
+    exact = 0
+    for name, label in _labels().items():
+        _, r = _read(name)
+        if label.get("hand"):
+            assert not r.sure, name
+        if not label["still"]:
+            continue
+        assert _got(r) == _want(label) or not r.sure, name
+        exact += _got(r) == _want(label)
+    assert exact >= 10
+
+
+def test_the_board_found_in_a_render_is_the_board_or_none():
+    """``find_board`` on each render fixture's frame alone: it finds the board within a quarter field on
+    most, and where it finds none the players touch the ends; it never takes a strip of the table for
+    the board (with dice hiding the lines at an end, never one field off: the reads would be sure of
+    wrong fields)."""
+    labels = _labels()
+    found = []
+    for name, label in labels.items():
+        frame = cv2.imread(os.path.join(RENDERS, name))
+        try:
+            corners = np.float64(find_board(frame).corners)
+        except BoardError:
+            continue
+        truth = np.float64(label["board_corners"])
+        err = min(np.hypot(*(corners[order] - truth).T).max()
+                  for order in ([0, 1, 2, 3], [1, 0, 3, 2], [2, 3, 0, 1], [3, 2, 1, 0]))
+        unit = np.hypot(*(truth[1] - truth[0])) / 9
+        assert err < 0.25 * unit, name
+        found.append(name)
+    assert len(found) >= len(labels) // 2, found
+
+
+def test_a_die_held_above_its_field_in_a_render_is_never_sure():
+    """fenn-00004: the blue die held 15-25 mm above field 1: its pips spread wider than the red die's,
+    so something is over the board."""
+    label, r = _read("fenn-00004.jpg")
+    assert label["lifted"] == "blue" and not r.sure and FennReason.FOREIGN in r.reasons
+
+
+def test_a_hand_of_the_boards_colour_hides_a_field_line_and_is_never_sure():
+    """fenn-00193: a pale arm reaches over the end of a pine board, a colour too near the board's to
+    stand out; the line between fields 8 and 9, where no die stands, is hidden under it while the
+    others are seen, so something is over the board."""
+    label, r = _read("fenn-00193.jpg")
+    assert label["hand"] and not r.sure and FennReason.FOREIGN in r.reasons
+
+
+def test_a_nine_whose_corner_pip_reaches_the_rim_is_read_nine():
+    """fenn-00022 (the third layout: 9 a 3×3 grid turned 45°): the blue 9's top pip lies at its face's
+    rim and was cut off with the face (read 8, asked). Faces are symmetric through their middle, so
+    the pip without a partner points to the lost one, and the mark there is counted."""
+    label, r = _read("fenn-00022.jpg")
+    blue = next(d for d in label["dice"] if d["colour"] == "blue")
+    assert label["layout"] == "third" and blue["value"] == 9
+    assert ("blue", 9, blue["field"]) in _got(r)
+
+
+def test_a_fields_stitches_are_no_die():
+    """fenn-00146: field 9 of a burgundy board with light stitched lines, its stitches marks of no
+    die's colour in no face's pattern, is not read as a die."""
+    _, r = _read("fenn-00146.jpg")
+    assert [d.colour for d in r.dice] == ["blue", "red", "black"] and FennReason.COLOURS not in r.reasons
+
+
+def test_a_fields_number_is_not_a_die_and_a_stray_is_not_the_black_die_in_renders():
+    """fenn-00094's field 9 (a light frame round a light 9 whose loop looks like a pip) is no die (a
+    lone pip of no die's colour on the board: the game's 1s are blue or red, F1); fenn-00149's black
+    die shows 2 beside a wooden d6 like the set's showing 4: both are seen and the players are asked
+    which is the game's."""
+    _, r = _read("fenn-00094.jpg")
+    assert [d.colour for d in r.dice] == ["blue", "red", "black"] and FennReason.COLOURS not in r.reasons
+    _, r = _read("fenn-00149.jpg")
+    assert ("black", 2, None) in _got(r)
+    assert [d.value for d in r.strays] == [4] and FennReason.COLOURS in r.reasons and not r.sure
+
+
+def test_a_red_1_is_found_beside_a_dark_speck_or_a_blue_die_in_renders():
+    """A face's pips are of one colour, so the red 1 of fenn-00011 is not joined with a dark speck on
+    its wooden face, and the red 1 of fenn-00197 stands alone though the blue die's pips lie within a
+    side of it."""
+    for name in ("fenn-00011.jpg", "fenn-00197.jpg"):
+        label, r = _read(name)
+        red = next(d for d in label["dice"] if d["colour"] == "red")
+        assert ("red", 1, red["field"]) in _got(r), name
+
+
+def test_a_faces_pips_are_found_beside_a_dark_blot_larger_than_they():
+    """A dark blot beside a face (its edge in its own shadow), twice a pip's size, grouped with the
+    pips: fenn-00005's black 4 on a white table (one pip linked to the blot) and fenn-00115's blue 9 on
+    a checked cloth were missed, the blot taken as the size of the face's pips. Both are read, and the
+    whole read is exact."""
+    for name, colour, value in (("fenn-00005.jpg", "black", 4), ("fenn-00115.jpg", "blue", 9)):
+        label, r = _read(name)
+        assert (colour, value) in [(d.colour, d.value) for d in r.dice], name
+        assert _got(r) == _want(label), name
+
+
+def test_a_black_die_showing_more_pips_than_a_d6_is_the_games_beside_a_d6_like_the_set():
+    """fenn-00008: the black die shows 8 beside a wooden d6 with black pips showing 6, as like the set.
+    No d6 shows 8, so the 8 is the game's black die and the 6 a stray, without a doubt; the read is
+    exact and sure."""
+    label, r = _read("fenn-00008.jpg")
+    assert label["black"]["value"] == 8 and [s["value"] for s in label["stray"]] == [6]
+    assert _got(r) == _want(label)
+    assert [d.value for d in r.strays] == [6] and r.sure
