@@ -150,3 +150,12 @@ def test_a_black_die_showing_more_pips_than_a_d6_is_the_games_beside_a_d6_like_t
     assert label["black"]["value"] == 8 and [s["value"] for s in label["stray"]] == [6]
     assert _got(r) == _want(label)
     assert [d.value for d in r.strays] == [6] and r.sure
+
+
+def test_a_lamps_shine_on_the_board_is_not_something_over_it():
+    """fenn-00047: a lamp's shine lies over fields 1-3 of a dark leather board, far lighter than the
+    board; the lines between the fields show through it, so it is a light on the board, not a hand,
+    and the read is exact and sure. (A hand over the board hides the lines: fenn-00193 above.)"""
+    label, r = _read("fenn-00047.jpg")
+    assert label["still"] and _got(r) == _want(label)
+    assert FennReason.FOREIGN not in r.reasons and r.sure

@@ -192,6 +192,12 @@ class BoardConfig:
     #: The least area (fields²) of such a part to be something over the board; raising it overlooks
     #: fingers, lowering it may take a die's shadow for a hand.
     foreign_area: float = 0.3
+    #: How much a line between fields must stand out (a share of the median line) to be seen: one
+    #: seen less, where no die stands, is hidden by something over the board; lines seen through a
+    #: part of the board lighter than it make that part a lamp's shine on the board, not something
+    #: over it (:func:`vision.fenn_over.something_over`). Raising it takes more boards for hidden, and
+    #: fewer shines for shines.
+    line_seen: float = 0.3
 
     def __post_init__(self):
         _check(self, {"res": (32, 200), "die": (0.4, 1.0), "pip_contrast": (10.0, 120.0),
@@ -200,7 +206,7 @@ class BoardConfig:
                       "field_colour": (2.0, 100.0), "min_fields": (3, 9), "min_lines": (2, 8),
                       "line_contrast": (0.5, 60.0), "pip_depth": (2.0, 200.0),
                       "body_colour": (2.0, 120.0), "stray_size": (0.2, 1.0), "stray_body": (1.0, 200.0),
-                      "focal": (0.2, 5.0), "foreign_colour": (2.0, 200.0), "foreign_area": (0.01, 9.0),
+                      "focal": (0.2, 5.0), "foreign_colour": (2.0, 200.0), "foreign_area": (0.01, 9.0), "line_seen": (0.0, 1.0),
                       "held_up": (0.05, 5.0), "pip_symmetry": (0.05, 2.0),
                       "no_colour_die": (0.0, 1.0)})
         lo, hi = self.square_area if len(self.square_area) == 2 else (1.0, 1.0)

@@ -29,8 +29,11 @@ def something_over(lab, to_frame, found, config: BoardConfig, frame=None) -> boo
     """Whether something (a hand, a cup) covers part of the board away from the dice: a region of
     at least ``config.foreign_area`` fields² unlike the board's colour, the board's lines, stitching
     and numbers (thin) opened away, each die's square and its shadow left out; or, with the
-    ``frame``, a line between fields hidden where no die stands (:func:`_line_hidden`). ``lab``: the
-    board from :func:`board_plane`."""
+    ``frame``, a line between fields hidden where no die stands (:class:`_Lines`). A region lighter
+    than the board through which the lines between fields still show (``config.line_seen``) is a
+    lamp's shine on the board, not something over it. ``lab``: the board from :func:`board_plane`;
+    ``to_frame``: the board's plane (fields) to frame px; ``found``: the dice's squares
+    (:class:`vision.fenn_dice.Found`)."""
     res = _RES
     Hp = np.array([[res, 0, 0], [0, res, 0], [0, 0, 1]], np.float64) @ np.linalg.inv(to_frame)
     H, W = lab.shape[:2]
@@ -42,44 +45,93 @@ def something_over(lab, to_frame, found, config: BoardConfig, frame=None) -> boo
         cv2.fillConvexPoly(free, np.round(q).astype(np.int32), 0)
     if free.sum() < 0.2 * W * H:
         return False
-    if frame is not None and _line_hidden(frame, to_frame, cv2.resize(free, (9 * _LINE_RES, _LINE_RES),
-                                                                   interpolation=cv2.INTER_NEAREST)):
+    lines = None if frame is None else _Lines(frame, to_frame, free)
+    if lines is not None and lines.hidden(config.line_seen):
         return True
     colour = np.median(lab[free > 0], axis=0)
     far = ((np.linalg.norm(lab - colour, axis=2) > config.foreign_colour) & (free > 0)).astype(np.uint8)
     k = max(3, int(0.22 * res)) | 1
     far = cv2.morphologyEx(far, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
-    n, _labels, stats, _ = cv2.connectedComponentsWithStats(far)
-    return bool(n > 1 and stats[1:, cv2.CC_STAT_AREA].max() >= config.foreign_area * res * res)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(far)
+    for i in range(1, n):
+        if stats[i, cv2.CC_STAT_AREA] < config.foreign_area * res * res:
+            continue
+        region = labels == i
+        if lines is not None and float(np.mean(lab[region][:, 0] - colour[0])) > 0 and \
+                lines.seen_through(region, config.line_seen):
+            continue  # a shine: lighter, and the lines show through it
+        return True
+    return False
 
 
 _LINE_RES = 80  # plane px per field where the lines between fields are looked for (a stitch is ~1/40 field)
 
 
-def _line_hidden(frame: np.ndarray, to_frame: np.ndarray, free: np.ndarray) -> bool:
-    """Whether a line between two fields, where no die stands, is hidden while the others are seen: a
-    hand or a cup of the board's own colour over it (its colour alone does not tell it). ``frame``:
-    ``H×W×3 uint8 BGR``; ``to_frame``: the board's plane (fields) to frame px; ``free``: ``_LINE_RES``
-    px a field, nonzero where no die nor its shadow is. A line is a thin ridge across the board, all
-    of one sign (light lines or dark), looked for within 0.3 field of its place; hidden when it stands
-    out less than 0.3 times as much as the median line seen (at least four seen, standing out by 12 of
-    255 in lightness: a board with lines)."""
-    res = _LINE_RES
-    S = np.array([[res, 0, 0], [0, res, 0], [0, 0, 1]], np.float64)
-    top = cv2.warpPerspective(frame, S @ np.linalg.inv(to_frame), (9 * res, res), flags=cv2.INTER_AREA)
-    L = cv2.cvtColor(top, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
-    rows = slice(int(0.2 * res), int(0.8 * res))  # away from the board's sides (a border, stitching)
-    d = res // 4
-    ridges = []
-    for k in range(1, 9):
-        a, b = k * res - 3 * res // 10, k * res + 3 * res // 10 + 1
-        if free[rows, a - d:b + d].min() == 0:
-            continue  # a die (or its shadow) near it: unknown
-        P = L[rows, a - d:b + d].mean(axis=0)
-        ridges.append(P[d:-d] - (P[:-2 * d] + P[2 * d:]) / 2)  # lighter (or darker) than both sides
-    if len(ridges) < 4:
-        return False
-    sign = np.sign(np.median([r[np.argmax(np.abs(r))] for r in ridges]))
-    seen = np.array([float(np.max(sign * r)) for r in ridges])
-    typical = float(np.median(seen))
-    return bool(typical >= 12.0 and seen.min() < 0.3 * typical)
+class _Lines:
+    """The lines between fields as seen on the board's plane at ``_LINE_RES`` px a field. ``frame``:
+    ``H×W×3 uint8 BGR``; ``to_frame``: the board's plane (fields) to frame px; ``free``: ``_RES`` px a
+    field, nonzero where no die nor its shadow is. A line is a thin ridge across the board, all of one
+    sign (light lines or dark), looked for within 0.3 field of its place; the board has lines when at
+    least four, where no die stands, stand out by 12 of 255 in lightness or more (their median:
+    ``typical``)."""
+
+    def __init__(self, frame: np.ndarray, to_frame: np.ndarray, free: np.ndarray):
+        res = _LINE_RES
+        S = np.array([[res, 0, 0], [0, res, 0], [0, 0, 1]], np.float64)
+        top = cv2.warpPerspective(frame, S @ np.linalg.inv(to_frame), (9 * res, res), flags=cv2.INTER_AREA)
+        self.L = cv2.cvtColor(top, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
+        free = cv2.resize(free, (9 * res, res), interpolation=cv2.INTER_NEAREST)
+        middle = np.zeros(res, bool)
+        middle[int(0.2 * res):int(0.8 * res)] = True  # away from the board's sides (a border, stitching)
+        ridges, part = [], []
+        for k in range(1, 9):
+            rows = middle & (free[:, self._span(k)].min(axis=1) > 0)
+            if rows.sum() == middle.sum():
+                ridges.append(self._ridge(k, rows))
+            elif rows.sum() >= middle.sum() / 3:  # a die near it: its free part only
+                part.append(self._ridge(k, rows))
+        self.sign, self.seen, self.typical = 1.0, np.zeros(0), 0.0
+        if len(ridges) + len(part) >= 4:
+            self.sign = float(np.sign(np.median([r[np.argmax(np.abs(r))] for r in ridges + part])))
+            self.seen = np.array([float(np.max(self.sign * r)) for r in ridges])
+            self.typical = float(np.median([np.max(self.sign * r) for r in ridges + part]))
+
+    @staticmethod
+    def _span(k: int) -> slice:
+        res, d = _LINE_RES, _LINE_RES // 4
+        return slice(k * res - 3 * res // 10 - d, k * res + 3 * res // 10 + 1 + d)
+
+    def _ridge(self, k: int, rows: np.ndarray) -> np.ndarray:
+        """Line ``k``'s ridge over ``rows`` (a mask): how much lighter (or darker) than both sides."""
+        d = _LINE_RES // 4
+        P = self.L[rows][:, self._span(k)].mean(axis=0)
+        return P[d:-d] - (P[:-2 * d] + P[2 * d:]) / 2
+
+    @property
+    def there(self) -> bool:
+        """Whether the board has lines to look at (four seen, whole or in part where a die stands near,
+        standing out by 12 of 255 or more)."""
+        return self.typical >= 12.0
+
+    def hidden(self, share: float) -> bool:
+        """Whether a line, where no die stands, stands out less than ``share`` times as much as the
+        median line while four or more are seen whole: a hand or a cup of the board's own colour over
+        it (its colour alone does not tell it)."""
+        return self.there and len(self.seen) >= 4 and bool(self.seen.min() < share * self.typical)
+
+    def seen_through(self, region: np.ndarray, share: float) -> bool:
+        """Whether the lines between fields that ``region`` (``_RES`` px a field, a mask) lies over, on a
+        quarter of the board's width or more, stand out there at least ``share`` times the median line:
+        what lies over them is a light on the board, not a thing (False with no such line)."""
+        if not self.there:
+            return False
+        over = 0
+        for k in range(1, 9):
+            on = region[:, k * _RES - 2] & region[:, k * _RES + 2]  # on both sides of it
+            if on.mean() < 1 / 4:
+                continue
+            rows = np.repeat(on, _LINE_RES // _RES)
+            if float(np.max(self.sign * self._ridge(k, rows))) < share * self.typical:
+                return False
+            over += 1
+        return over > 0
