@@ -481,3 +481,17 @@ def test_a_stray_d6_with_red_pips_beside_the_board_is_a_stray_while_red_stands_o
     r = read_fenn(frame, BoardArea(tuple(map(tuple, scene.board_corners())), scene.size))
     assert [(d.colour, d.value, d.field) for d in r.dice] == [("blue", 7, 7), ("red", 8, 3), ("black", 8, None)]
     assert [d.value for d in r.strays] == [4] and r.reasons == (FennReason.STRAY_DIE,) and r.sure
+
+
+def test_a_speck_with_nothing_of_a_face_round_it_is_no_stray_and_a_d6_showing_1_is_one():
+    """Off the board, a lone mark of no die's colour (or a dark one) with nothing of a face round it
+    (read with no confidence) is a cloth's speck, not a die: mock scene 257 (a checked cloth) reported
+    a second stray showing 1 there. A stray d6 showing 1, even read unsurely (scenes 50 and 246), is
+    still reported, and the reads are sure."""
+    for seed in (257, 50, 246):
+        scene = FennScene(seed=seed)
+        frame, truth = scene.frame(blue=(3, 7), red=(6, 4), black=6, seed=seed)
+        r = read_fenn(frame, BoardArea(tuple(scene.board_corners()), scene.size))
+        assert [d["value"] for d in truth if d["colour"] == "stray"] == [1], seed
+        ones = [d for d in r.strays + r.dice if d.value == 1 and d.colour in (None, "black")]
+        assert len(ones) == 1 and r.sure, seed

@@ -159,12 +159,3 @@ def test_a_lamps_shine_on_the_board_is_not_something_over_it():
     label, r = _read("fenn-00047.jpg")
     assert label["still"] and _got(r) == _want(label)
     assert FennReason.FOREIGN not in r.reasons and r.sure
-
-
-def test_a_speck_of_a_checked_cloth_beside_the_board_is_no_die():
-    """fenn-00137: specks of a checked cloth beside the board, each read as a lone pip of no die's
-    colour (or a dark one) in no face's pattern, are neither a die of the game's nor a stray: a 1 is
-    blue or red (F1), and a stray d6's 1 is read as a face. The read is exact and sure, no stray."""
-    label, r = _read("fenn-00137.jpg")
-    assert _got(r) == _want(label) and not label["stray"]
-    assert r.strays == () and r.sure

@@ -271,8 +271,10 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
             continue  # a field of the board with its number: a square of a die's size, the board's colour
         if on and d.colour is None and d.value == 1:
             continue  # a lone pip of no die's colour on the board: a number's loop (6, 8, 9); a 1 is blue or red (F1)
-        if d.confidence < bc.no_colour_die and (d.colour is None and on or d.colour in (None, "black") and d.value == 1):
-            continue  # marks in no face's pattern, of no die's colour or a lone dark one: a field's stitches, a speck
+        if on and d.colour is None and d.confidence < bc.no_colour_die:
+            continue  # marks of no die's colour in no face's pattern on the board: a field's stitches
+        if d.colour in (None, "black") and d.value == 1 and d.confidence <= 0:
+            continue  # a lone mark with nothing of a face round it, of no die's colour or dark: a cloth's speck
         seen.append((d, f, x, y, f.side / local, on, pips))
     # Two squares overlapping are one die (its top face and a side face with pips seen at a slant):
     # the surer read is kept.
