@@ -483,6 +483,28 @@ def test_a_stray_d6_with_red_pips_beside_the_board_is_a_stray_while_red_stands_o
     assert [d.value for d in r.strays] == [4] and r.reasons == (FennReason.STRAY_DIE,) and r.sure
 
 
+def test_blue_and_red_a_little_beyond_the_boards_side_stand_on_their_fields():
+    """Blue and red stand on the board (F2): with the board found or touched up to a fifth of a field
+    off its side (``board.edge_margin``), a die whose top face is read just beyond the side still
+    stands on its field (the strip of table taken for board may ask as something over it); far beyond
+    the side, it is off the board."""
+    seen = 0
+    for seed in range(6):
+        scene = FennScene(seed=seed, **PLAIN)
+        frame, truth = scene.frame(blue=(2, 5), red=(7, 8), black=4, seed=seed, stray=False)
+        want = [(d["colour"], d["value"], d["field"]) for d in truth]
+        reads = {shift: read_fenn(frame, BoardArea(tuple(scene.to_frame(x, y + shift) for x, y in
+                                                         ((0, 0), (9, 0), (9, 1), (0, 1))), scene.size))
+                 for shift in (0.0, 0.45, 1.4)}  # the dice's middles lie 0.34-0.66 across the board
+        if [(d.colour, d.value, d.field) for d in reads[0.0].dice] != want:
+            continue  # a die not found on the true board: nothing to compare
+        seen += 1
+        assert [(d.colour, d.value, d.field) for d in reads[0.45].dice] == want, seed
+        assert FennReason.OFF_BOARD not in reads[0.45].reasons, seed
+        assert FennReason.OFF_BOARD in reads[1.4].reasons and not reads[1.4].sure, seed
+    assert seen >= 3
+
+
 def test_a_speck_with_nothing_of_a_face_round_it_is_no_stray_and_a_d6_showing_1_is_one():
     """Off the board, a lone mark of no die's colour (or a dark one) with nothing of a face round it
     (read with no confidence) is a cloth's speck, not a die: mock scene 257 (a checked cloth) reported

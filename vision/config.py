@@ -131,6 +131,10 @@ class BoardConfig:
     #: How close (share of a field) to a field's line a die's centre may come and still be on its field.
     #: Raising it asks more often.
     line_margin: float = 0.16
+    #: How far (fields) beyond the board's sides or ends the top face of a blue or red die may stand and
+    #: still be on the field beside it (a die overhanging the board; a board found or touched a little
+    #: off); raising it takes a die set down beside the board for one on it.
+    edge_margin: float = 0.2
     #: The area a light region may have, as shares of the die's expected area, to be one die. Widening
     #: it takes odder shapes for dice (fewer "something over the board", more risk of a hand as a die).
     square_area: tuple = (0.55, 1.6)
@@ -201,7 +205,8 @@ class BoardConfig:
 
     def __post_init__(self):
         _check(self, {"res": (32, 200), "die": (0.4, 1.0), "pip_contrast": (10.0, 120.0),
-                      "line_margin": (0.0, 0.49), "square_area": (0.05, 4.0), "square_aspect": (1.0, 3.0),
+                      "line_margin": (0.0, 0.49), "edge_margin": (0.0, 0.5), "square_area": (0.05, 4.0),
+                      "square_aspect": (1.0, 3.0),
                       "min_side": (0.005, 0.5), "max_lines": (4, 400), "width_range": (0.005, 0.5),
                       "field_colour": (2.0, 100.0), "min_fields": (3, 9), "min_lines": (2, 8),
                       "line_contrast": (0.5, 60.0), "pip_depth": (2.0, 200.0),

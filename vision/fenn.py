@@ -265,7 +265,7 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
         if d.value == 0:
             continue  # no pips read: no die
         x, y = standing_at((float(mid[0]), float(mid[1])), camera, f.side / local)
-        on = -0.05 <= y <= 1.05 and -0.05 <= x <= 9.05
+        on = -bc.edge_margin <= y <= 1 + bc.edge_margin and -bc.edge_margin <= x <= 9 + bc.edge_margin
         if on and d.colour not in ("blue", "red") and \
                 np.linalg.norm(np.float64(f.body) - board_colour) < bc.field_colour:
             continue  # a field of the board with its number: a square of a die's size, the board's colour
@@ -322,13 +322,17 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
         if the_games(t):
             certain.add(d.colour)
         on_board = 0 <= y <= 1 and 0 <= x < 9
-        found.append(replace(d, field=int(x) + 1 if on_board else None))
+        # Blue and red stand on the board (F2): one a little beyond its side or end overhangs it (or the
+        # board was found or touched a little off) and stands on the field beside it.
+        m = bc.edge_margin
+        stands = on_board or d.colour in ("blue", "red") and -m <= y <= 1 + m and -m <= x < 9 + m
+        found.append(replace(d, field=min(max(int(np.floor(x)), 0), 8) + 1 if stands else None))
         if d.confidence >= config.sure:  # a face misread (its pips spread unlike its value's) tells no height
-            spread.append((found[-1], pips, on_board))
-        if d.colour == "black" and on_board or d.colour in ("blue", "red") and not on_board:
+            spread.append((found[-1], pips, stands))
+        if d.colour == "black" and on_board or d.colour in ("blue", "red") and not stands:
             reasons.add(FennReason.OFF_BOARD)
-        if d.colour in ("blue", "red") and on_board and min(x % 1, 1 - x % 1) < bc.line_margin:
-            reasons.add(FennReason.BETWEEN_FIELDS)
+        if d.colour in ("blue", "red") and stands and min(abs(x - k) for k in range(1, 9)) < bc.line_margin:
+            reasons.add(FennReason.BETWEEN_FIELDS)  # near a line between two fields (not the board's ends)
         if d.confidence < config.sure:
             reasons.add(FennReason.HARD_TO_READ)
     if strays:
