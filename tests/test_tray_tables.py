@@ -293,6 +293,41 @@ def test_a_die_the_classifier_reread_is_sure_when_its_pips_say_that_value():
     assert Doubt.LEARNED in rival.doubts
 
 
+def _red_face(img, x0, pips):
+    """A red die's face 60 px wide from ``(x0, 120)`` on ``img`` with white pips at ``pips`` (px)."""
+    cv2.rectangle(img, (x0, 120), (x0 + 59, 179), (40, 40, 200), -1)
+    for x, y in pips:
+        cv2.circle(img, (x, y), 5, (235, 235, 235), -1, cv2.LINE_AA)
+
+
+def test_the_pips_confirm_a_found_face_beside_another_die_and_a_pip_run_into_a_glint():
+    """The classical pip test that confirms a die the classifier found (``vision.pipfirst.pips_confirm``):
+    a five touching a six is confirmed, the six's pips 0.75 side from its middle being no pip a five can
+    lack (``confirm_alone_face``; at the ones' 0.85 it was not); a four whose pip ran into a glint along
+    the die's edge is confirmed from the spot split over Otsu's level, as the pip-first stage splits it."""
+    from dataclasses import replace
+
+    from vision.config import ReaderConfig
+    from vision.pipfirst import pips_confirm
+
+    img = np.full((300, 360, 3), (40, 90, 40), np.uint8)
+    five = [(135, 135), (165, 135), (150, 150), (135, 165), (165, 165)]
+    _red_face(img, 120, five)
+    _red_face(img, 182, [(x, y) for x in (197, 227) for y in (135, 150, 165)])
+    assert sorted(pips_confirm(img, 150, 150, 60.0, 5)) == sorted((float(x), float(y)) for x, y in five)
+    assert pips_confirm(img, 150, 150, 60.0, 6) is None
+    cfg = ReaderConfig()
+    assert pips_confirm(img, 150, 150, 60.0, 5,
+                        config=replace(cfg, learned=replace(cfg.learned, confirm_alone_face=0.85))) is None
+    # A one cut out of the five's middle keeps the ones' reach: the corners round it say it is no one.
+    assert pips_confirm(img, 150, 150, 60.0, 1) is None
+
+    glint = np.full((300, 300, 3), (40, 90, 40), np.uint8)
+    _red_face(glint, 120, [(135, 135), (165, 135), (135, 165), (165, 165)])
+    cv2.line(glint, (122, 128), (172, 128), (170, 170, 190), 3)  # touching the top pips
+    assert len(pips_confirm(glint, 150, 150, 60.0, 4) or ()) == 4
+
+
 def test_a_die_against_a_wall_the_outline_found_stops_short_of_is_read_whole():
     # The tray found may stop short of its walls (their shade; a round tray kept as chords): here the
     # outline is the tray's own drawn 0.7 die side inside its walls all round, and a two lies against

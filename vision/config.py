@@ -288,6 +288,10 @@ class LearnedConfig:
     confirm_reach: float = 0.55
     #: ... and no other pip of theirs lies within this many sides of their middle; raising it confirms fewer.
     confirm_alone: float = 0.85
+    #: ... for a face of three pips or more, this many (their middle is the face's: a pip it lacks lies within
+    #: about 0.36, a touching die's pips 0.65 or more; renders: found fours, fives and sixes beside another die
+    #: unconfirmed at 0.85); raising it confirms fewer.
+    confirm_alone_face: float = 0.6
     #: In a calibrated tray, a die the classifier read as another value is sure when the classical pip test
     #: at its place reads that value too (as a found die, above; :func:`vision.reader.reread_confirmed`); 0 never.
     confirm_reread: int = 1
@@ -317,7 +321,8 @@ class LearnedConfig:
                       "confirm_sure": unit, "confirm_slanted": unit, "confirm_own_size": (0.1, 10.0),
                       "veto_share": unit, "vetoed_most": unit, "find_value": unit, "find_value_next": unit,
                       "find_die": unit, "confirm_found": (0.0, 1.01), "confirm_reach": (0.3, 1.0),
-                      "confirm_alone": (0.3, 2.0), "confirm_reread": (0, 1), "find_sides": (0.3, 3.0), "most_crops": (1, 10**6),
+                      "confirm_alone": (0.3, 2.0), "confirm_reread": (0, 1),
+                      "confirm_alone_face": (0.3, 2.0), "find_sides": (0.3, 3.0), "most_crops": (1, 10**6),
                       "search_density": unit,
                       "found_apart": (0.0, 3.0), "on_table": unit, "table_near": (0.0, 255.0),
                       "table_shade_l": (0.0, 255.0), "table_shade_chroma": (0.0, 255.0)})
