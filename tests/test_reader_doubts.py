@@ -405,3 +405,45 @@ def test_the_die_size_guessed_from_pips_alone_takes_in_the_pips_of_small_dice():
     # Larger pips give a larger guess; a blank picture gives none.
     assert _pip_side(_three_pips(4.0), 640) > 1.5 * side
     assert _pip_side(np.full((480, 640), 200, np.uint8), 640) is None
+
+
+def _shadow_beside_a_die(colour, at=(250, 150), pip=False):
+    """A blue felt (BGR (150, 60, 20)) with a white die of side 80 px read at (150, 150) and a part of
+    ``colour`` (BGR) 80×60 px whose middle lies at ``at`` (px); with ``pip``, a light round spot in it.
+    Returns the picture, the part's contour, the die and the felt in Lab."""
+    img = np.full((300, 500, 3), (150, 60, 20), np.uint8)
+    cv2.rectangle(img, (110, 110), (189, 189), (235, 235, 235), -1)
+    x, y = at
+    cv2.rectangle(img, (x - 40, y - 30), (x + 39, y + 29), colour, -1)
+    if pip:
+        cv2.circle(img, (x, y), 8, (230, 230, 230), -1)
+    cnt = np.array([[[x - 40, y - 30]], [[x + 39, y - 30]], [[x + 39, y + 29]], [[x - 40, y + 29]]], np.int32)
+    die = Die(1, (150.0, 150.0), 80.0, ((110.0, 110.0), (190.0, 110.0), (190.0, 190.0), (110.0, 190.0)), 0.95,
+              pips=((150.0, 150.0),))
+    felt = cv2.cvtColor(np.uint8([[[150, 60, 20]]]), cv2.COLOR_BGR2LAB)[0, 0]
+    return img, cnt, die, felt
+
+
+@pytest.mark.parametrize("colour, at, pip, shadow", [
+    ((70, 22, 5), (250, 150), False, True),    # the felt's hue, dark, its chroma kept more than its lightness
+    ((70, 22, 5), (250, 150), True, False),    # ... with a pip in it: maybe a die of the felt's colour
+    ((70, 22, 5), (420, 150), False, False),   # ... 3.4 sides from the die: no shadow of it
+    ((10, 20, 70), (250, 150), False, False),  # dark red on blue felt: not the felt's hue
+    ((210, 120, 60), (250, 150), False, False),  # lighter than the felt
+])
+def test_a_part_beside_a_die_is_its_cast_shadow_only_when_dark_felt_without_pips(colour, at, pip, shadow):
+    """A die's cast shadow on the felt (renders: dark blue beside a white die on blue felt) is left
+    beyond the face a die explains; it is no unread die when it is the felt's hue at most its chroma
+    and no lighter, lies beside a die read, and shows no round pip."""
+    from vision.candidates import cast_shadow, shadow_of
+
+    img, cnt, die, felt = _shadow_beside_a_die(colour, at, pip)
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    gray = lab[..., 0]
+    shade = shadow_of(lab, felt, ReaderConfig().tray.cast_chroma)
+    assert cast_shadow(cnt, gray, shade, [die], 80.0) is shadow
+    # With a cast_shade over 1, nothing is a shadow.
+    from dataclasses import replace
+
+    cfg = ReaderConfig()
+    assert not cast_shadow(cnt, gray, shade, [die], 80.0, config=replace(cfg, tray=replace(cfg.tray, cast_shade=1.01)))

@@ -101,6 +101,21 @@ def test_the_tray_of_a_rendered_scene_is_found_and_its_throw_never_read_surely_a
     assert sorted(read.values) == sorted(entry["values"]) or not read.sure
 
 
+@pytest.mark.parametrize("image", ["trays-00005.jpg", "trays-00034.jpg", "trays-00024.jpg"])
+def test_a_rendered_throw_is_read_surely_past_its_dice_shadows_and_the_dice_the_classifier_found(image):
+    """Renders read right but asked about only for something die-sized left unexplained: each die's cast
+    shadow on the felt (trays-00005: white and wooden dice on blue felt; trays-00034: cream dice on green),
+    or the place of a die the classical passes missed and the classifier found, its pips confirming it
+    (trays-00024: red ones on blue felt). Calibrated and read with the count, as a game reads them, they
+    are read right and surely."""
+    entry = next(e for e in _renders() if e["image"] == image)
+    frame = cv2.imread(os.path.join(RENDERS, image))
+    area, _ = calibrate(frame)
+    read = Reader().read(frame, area=area, expect=len(entry["values"]))
+    assert sorted(read.values) == sorted(entry["values"])
+    assert read.sure, read.reasons
+
+
 def test_a_near_camera_shows_the_side_faces_turned_towards_it_with_their_pips():
     from hardware.tray_table import draw_sides
     from vision.diceset import PIP_LAYOUT
@@ -216,6 +231,101 @@ def test_a_pip_beside_a_face_read_doubts_it_unless_another_die_owns_it():
     assert not pip_beside(img, die(2, [a, b], (194.0, 194.0)), side)  # the whole two
     # The spot is another die's pip: that die explains it.
     assert not pip_beside(img, one, side, [die(1, [b], b)])
+
+
+@pytest.mark.parametrize("value, spot_at, beside", [
+    (3, 0.7, False),  # a side face's pip 0.7 side from a three's middle (a near camera): not of that face
+    (3, 0.45, True),  # nearer, a pip such a face may lack (read tight round its pips) still doubts it
+    (2, 0.7, True),   # a two spanning the face may be two touching dice's pips: a spot farther out doubts it
+])
+def test_a_face_whose_pips_span_it_is_doubted_only_for_a_pip_it_can_lack(value, spot_at, beside):
+    from vision.dice import Die
+    from vision.verdict import pip_beside
+
+    side = 80.0
+    img = np.full((400, 400, 3), (60, 90, 130), np.uint8)
+    c = 200.0
+    # Pips on the diagonal, 0.25 side apart along each axis from the middle (a two: the corners only).
+    pips = [(c - 20.0, c - 20.0), (c, c), (c + 20.0, c + 20.0)] if value == 3 else [(c - 20.0, c - 20.0), (c + 20.0, c + 20.0)]
+    spot = (c + spot_at * side, c)  # to the right of the middle
+    for p in pips + [spot]:
+        cv2.circle(img, (round(p[0]), round(p[1])), 6, (235, 235, 235), -1, cv2.LINE_AA)
+    half = 0.3 * side  # an outline read tight round the pips: the spot lies beyond it
+    die = Die(value=value, center=(c, c), size=2 * half, confidence=1.0, pips=tuple(pips),
+              corners=((c - half, c - half), (c + half, c - half), (c + half, c + half), (c - half, c + half)))
+    assert pip_beside(img, die, side, face=side) is beside
+    # Raising beside_spanned doubts the spanning face for the farther spot too.
+    from dataclasses import replace
+
+    from vision.config import ReaderConfig
+
+    cfg = ReaderConfig()
+    far = replace(cfg, verdict=replace(cfg.verdict, beside_spanned=0.9))
+    assert pip_beside(img, die, side, face=side, config=far)
+
+
+def test_a_die_the_classifier_reread_is_sure_when_its_pips_say_that_value():
+    """A die the classical face stage read weakly as a three and the classifier read as a four (doubted
+    ``LEARNED``, its pips dropped) is sure when the classical pip test at its place counts four pips laid
+    out as a four; read as a five, it stays doubted."""
+    from vision.dice import Die
+    from vision.reader import reread_confirmed
+    from vision.reasons import Doubt
+
+    side = 60.0
+    img = np.full((300, 300, 3), (40, 90, 40), np.uint8)
+    cv2.rectangle(img, (120, 120), (179, 179), (235, 235, 235), -1)
+    for x, y in ((135, 135), (165, 135), (135, 165), (165, 165)):
+        cv2.circle(img, (x, y), 5, (30, 30, 30), -1, cv2.LINE_AA)
+
+    def reread(value):
+        return Die(value=value, center=(150.0, 150.0), size=side, confidence=0.5, doubts=(Doubt.LEARNED,),
+                   corners=((120.0, 120.0), (180.0, 120.0), (180.0, 180.0), (120.0, 180.0)))
+
+    four, = reread_confirmed(img, [reread(4)], side, 0, 0)
+    assert four.doubts == () and four.confidence >= 0.8 and len(four.pips) == 4
+    five, = reread_confirmed(img, [reread(5)], side, 0, 0)
+    assert Doubt.LEARNED in five.doubts and five.confidence == 0.5
+    # A doubt the confirmation does not lift (a rival reading) stays, and so does the learned one.
+    from dataclasses import replace
+
+    rival, = reread_confirmed(img, [replace(reread(4), doubts=(Doubt.LEARNED, Doubt.RIVAL_READ))], side, 0, 0)
+    assert Doubt.LEARNED in rival.doubts
+
+
+def _red_face(img, x0, pips):
+    """A red die's face 60 px wide from ``(x0, 120)`` on ``img`` with white pips at ``pips`` (px)."""
+    cv2.rectangle(img, (x0, 120), (x0 + 59, 179), (40, 40, 200), -1)
+    for x, y in pips:
+        cv2.circle(img, (x, y), 5, (235, 235, 235), -1, cv2.LINE_AA)
+
+
+def test_the_pips_confirm_a_found_face_beside_another_die_and_a_pip_run_into_a_glint():
+    """The classical pip test that confirms a die the classifier found (``vision.pipfirst.pips_confirm``):
+    a five touching a six is confirmed, the six's pips 0.75 side from its middle being no pip a five can
+    lack (``confirm_alone_face``; at the ones' 0.85 it was not); a four whose pip ran into a glint along
+    the die's edge is confirmed from the spot split over Otsu's level, as the pip-first stage splits it."""
+    from dataclasses import replace
+
+    from vision.config import ReaderConfig
+    from vision.pipfirst import pips_confirm
+
+    img = np.full((300, 360, 3), (40, 90, 40), np.uint8)
+    five = [(135, 135), (165, 135), (150, 150), (135, 165), (165, 165)]
+    _red_face(img, 120, five)
+    _red_face(img, 182, [(x, y) for x in (197, 227) for y in (135, 150, 165)])
+    assert sorted(pips_confirm(img, 150, 150, 60.0, 5)) == sorted((float(x), float(y)) for x, y in five)
+    assert pips_confirm(img, 150, 150, 60.0, 6) is None
+    cfg = ReaderConfig()
+    assert pips_confirm(img, 150, 150, 60.0, 5,
+                        config=replace(cfg, learned=replace(cfg.learned, confirm_alone_face=0.85))) is None
+    # A one cut out of the five's middle keeps the ones' reach: the corners round it say it is no one.
+    assert pips_confirm(img, 150, 150, 60.0, 1) is None
+
+    glint = np.full((300, 300, 3), (40, 90, 40), np.uint8)
+    _red_face(glint, 120, [(135, 135), (165, 135), (135, 165), (165, 165)])
+    cv2.line(glint, (122, 128), (172, 128), (170, 170, 190), 3)  # touching the top pips
+    assert len(pips_confirm(glint, 150, 150, 60.0, 4) or ()) == 4
 
 
 def test_a_die_against_a_wall_the_outline_found_stops_short_of_is_read_whole():

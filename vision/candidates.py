@@ -97,7 +97,8 @@ def _touches_edge(rect, offset, size) -> bool:
 
 
 def _leftover(comp: np.ndarray, offset, dice: list[Die], side: float, edge=None, *,
-              gray: np.ndarray | None = None, config: ReaderConfig = DEFAULT) -> tuple[int, int]:
+              gray: np.ndarray | None = None, shade: np.ndarray | None = None, places: list | None = None,
+              config: ReaderConfig = DEFAULT) -> tuple[int, int]:
     """What of a blob the dice read in it do not explain: ``(die-like parts, large parts)``.
 
     Each die explains its face grown by 60% (its side faces and shadow). A
@@ -107,7 +108,10 @@ def _leftover(comp: np.ndarray, offset, dice: list[Die], side: float, edge=None,
     px), a die-like part touching the image's edge is not counted: it is no
     die wholly in the picture. With ``gray`` (the image's lightness, ``H×W
     uint8``, in the dice's pixels), a die-like part that is a read die's side
-    face seen under a close camera (:func:`_side_face_part`) is not counted.
+    face seen under a close camera (:func:`_side_face_part`) is not counted; with ``shade`` too (``H×W
+    uint8``, nonzero where the picture may be the felt in a die's shadow, :func:`shadow_of`), nor a die's cast shadow
+    (:func:`cast_shadow`). ``places``: a list the middle ``(x, y)`` px of each die-like part counted is
+    appended to.
     """
     # Only the dice whose grown faces reach the blob can explain any of it.
     h, w = comp.shape[:2]
@@ -130,9 +134,13 @@ def _leftover(comp: np.ndarray, offset, dice: list[Die], side: float, edge=None,
         if a <= 2.5 * face:
             if edge is not None and _touches_edge(cv2.boundingRect(c), offset, edge):
                 continue
-            if aspect >= 0.5 and fill >= 0.55:
-                die_like += gray is None or not _side_face_part(c + np.array(offset, c.dtype), gray, near, side,
-                                                                            config=config)
+            at = c + np.array(offset, c.dtype)
+            if aspect >= 0.5 and fill >= 0.55 and (gray is None or not (
+                    _side_face_part(at, gray, near, side, config=config)
+                    or (shade is not None and cast_shadow(at, gray, shade, dice, side, config=config)))):
+                die_like += 1
+                if places is not None:
+                    places.append(tuple(at.reshape(-1, 2).mean(axis=0).tolist()))
         else:
             large += aspect >= 0.35 and fill >= 0.4
     return die_like, large
@@ -187,6 +195,49 @@ def _side_face_part(cnt: np.ndarray, gray: np.ndarray, dice: list[Die], side: fl
         short = np.linalg.eigh(np.array([[xx, xy], [xy, yy]]))[1][:, 0]
         flat += abs(float(short @ toward)) >= math.cos(math.radians(45))
     return flat > 0
+
+
+def cast_shadow(cnt: np.ndarray, gray: np.ndarray, shade: np.ndarray, dice: list[Die], side: float, *,
+                config: ReaderConfig = DEFAULT) -> bool:
+    """Whether a part no die explains is a read die's cast shadow on the felt.
+
+    ``cnt``: the part's contour (``N×1×2``, ``(x, y)`` px of ``gray``); ``gray``: the picture's lightness
+    (``H×W uint8``); ``shade``: ``H×W uint8``, nonzero where the picture may be the tray's felt in a die's
+    shadow (:func:`shadow_of`); ``dice``: the dice read, px of ``gray``; ``side``: the die side, px.
+    It is one when at least ``config.tray.cast_shade`` of it is felt in shade, its middle lies within
+    ``config.tray.cast_reach`` sides of a die read (a die's shadow falls beside it; renders: the part left
+    beyond the die's grown face, 0.9-1.4 sides from its middle), and it shows no pip: no spot of a
+    black-hat or top-hat of 0.45 side over ``config.faces.pip_contrast`` covering
+    ``config.faces.top_pip_least`` of a face or more (a die whose body is the felt's colour, in shade,
+    still shows its pips; the black-hat's strips along a narrow shadow are no spot: a spot is round, its
+    box no flatter than 1:2 and at least half filled)."""
+    pts = cnt.reshape(-1, 2).astype(np.float64)
+    mid = pts.mean(axis=0)
+    if not any(math.dist(d.center, mid) <= config.tray.cast_reach * side for d in dice):
+        return False
+    x, y, bw, bh = cv2.boundingRect(cnt)
+    h, w = gray.shape[:2]
+    pad = int(0.3 * side) + 1
+    x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(w, x + bw + pad), min(h, y + bh + pad)
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(inside, [(cnt - np.array([x0, y0], cnt.dtype)).astype(np.int32)], -1, 255, -1)
+    area = cv2.countNonZero(inside)
+    if not area or cv2.countNonZero(cv2.bitwise_and(inside, shade[y0:y1, x0:x1])) < config.tray.cast_shade * area:
+        return False
+    least = config.faces.top_pip_least * side * side
+    # Spots against the part itself: what lies beyond it painted its median, so its edge against the
+    # lit felt makes none.
+    part = gray[y0:y1, x0:x1].copy()
+    part[inside == 0] = np.uint8(np.median(part[inside > 0]))
+    for op in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):
+        resp = cv2.morphologyEx(part, op, _rect(0.45 * side))
+        spots = cv2.bitwise_and(cv2.threshold(resp, config.faces.pip_contrast, 255, cv2.THRESH_BINARY)[1], inside)
+        n, _, stats, _ = cv2.connectedComponentsWithStats(spots, connectivity=8)
+        for i in range(1, n):
+            bw, bh, a = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT], stats[i, cv2.CC_STAT_AREA]
+            if a >= least and min(bw, bh) >= 0.5 * max(bw, bh) and a >= 0.5 * bw * bh:
+                return False  # a round spot of a pip's size or more: maybe a die's pip
+    return True
 
 
 def _foreign(lab: np.ndarray, dice: list[Die], side: float, config: ReaderConfig, inside: np.ndarray) -> int:
@@ -244,6 +295,20 @@ def in_shade(lab: np.ndarray, ref, chroma: float, lighter: float = 0.0) -> np.nd
     da = f[..., 1] - 128 - (float(ref[1]) - 128) * dim
     db = f[..., 2] - 128 - (float(ref[2]) - 128) * dim
     return ((f[..., 0] <= float(ref[0]) + lighter) & (np.hypot(da, db) <= chroma)).astype(np.uint8)
+
+
+def shadow_of(lab: np.ndarray, ref, chroma: float) -> np.ndarray:
+    """``H×W uint8``, 1 where ``lab`` (``H×W×3`` uint8 CIELAB, OpenCV's scale) may be the colour ``ref`` (Lab)
+    in a die's cast shadow: no lighter, and its a and b within ``chroma`` of the felt's hue at any chroma
+    up to the felt's (the segment from grey to ``ref``'s a, b). A die's shadow is deep and lit by the
+    room round it, so its colour keeps the felt's hue but not its chroma in proportion to the lightness
+    (renders: a blue felt's L 64 at 0.3 of it, its a, b at 0.6-0.8; :func:`in_shade` wants them at 0.3)."""
+    f = lab.astype(np.float32)
+    ab = f[..., 1:] - 128.0
+    to = np.array([float(ref[1]) - 128.0, float(ref[2]) - 128.0], np.float32)
+    t = np.clip(ab @ to / max(1e-6, float(to @ to)), 0.0, 1.0)
+    off = np.hypot(ab[..., 0] - t * to[0], ab[..., 1] - t * to[1])
+    return ((f[..., 0] <= float(ref[0])) & (off <= chroma)).astype(np.uint8)
 
 
 def _colour_pips(lab: np.ndarray, cands) -> list:

@@ -25,6 +25,7 @@ from .candidates import (
     _split_touching,
     _wholly_inside,
     in_shade,
+    shadow_of,
 )
 from .config import DEFAULT, ReaderConfig
 from .dice import (
@@ -38,6 +39,20 @@ from .dice import (
 from .diceset import D6, DiceSet
 from .face import _read_face
 from .pipfirst import add_pip_dice, pip_dice, pip_scale
+
+
+class Unexplained(int):
+    """How many die-like things no die read explains (an ``int``), with ``places``: the middles ``(x, y)``
+    (px of the working image) of those that are parts of the picture; the rest (readings left out in
+    doubt) have no place. A die found later at a place explains that part (see
+    :func:`vision.reader.read_throw`)."""
+
+    places: tuple = ()
+
+    def __new__(cls, count: int, places=()):
+        obj = super().__new__(cls, count)
+        obj.places = tuple(places)
+        return obj
 
 
 def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = None, edge: bool = False, *,
@@ -59,9 +74,11 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
     gray = lab[..., 0]
     fg = _foreground(lab, config)
+    shade = None
     if walls is not None:
         felt = np.median(lab[::4, ::4].reshape(-1, 3), axis=0)
         fg[(walls > 0) & (in_shade(lab, felt, config.tray.shade_chroma) > 0)] = 0
+        shade = shadow_of(lab, felt, config.tray.cast_chroma)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, _ELLIPSE3)
     long_side = max(h, w)
     min_area = (config.min_die * long_side) ** 2
@@ -156,7 +173,7 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
         side = _read_die_side(dice) or side
 
     def leftovers(dice):
-        unexplained, foreign = doubted, huge
+        unexplained, foreign, places = doubted, huge, []
         # Where no die size was measured (one die read, or none surely),
         # what is die-sized is judged by the dice read: each by the circle
         # inside its face where its box took in side faces (a camera at a
@@ -169,10 +186,10 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
                 if _mostly_beyond(comp > 0, beyond, offset):
                     continue
                 die_like, large = _leftover(comp, offset, dice, at, (w, h) if edge else None, gray=gray,
-                                                config=config)
+                                            shade=shade, places=places, config=config)
                 unexplained += die_like
                 foreign += large
-        return unexplained, foreign
+        return Unexplained(unexplained, places), foreign
 
     def by_pips(dice):
         return add_pip_dice(dice, pip_dice(gray, dice, die_side, same_kind=True, calibrated=True, config=config),

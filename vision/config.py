@@ -299,6 +299,13 @@ class LearnedConfig:
     confirm_reach: float = 0.55
     #: ... and no other pip of theirs lies within this many sides of their middle; raising it confirms fewer.
     confirm_alone: float = 0.85
+    #: ... for a face of three pips or more, this many (their middle is the face's: a pip it lacks lies within
+    #: about 0.36, a touching die's pips 0.65 or more; renders: found fours, fives and sixes beside another die
+    #: unconfirmed at 0.85); raising it confirms fewer.
+    confirm_alone_face: float = 0.6
+    #: In a calibrated tray, a die the classifier read as another value is sure when the classical pip test
+    #: at its place reads that value too (as a found die, above; :func:`vision.reader.reread_confirmed`); 0 never.
+    confirm_reread: int = 1
     #: A die found is read at these times the side searched, keeping the side surest of a die.
     find_sides: tuple[float, ...] = (1.0, 0.8, 1.25)
     #: Beyond this many places to look at, the scene is too busy to search; raising it searches busier scenes.
@@ -325,7 +332,8 @@ class LearnedConfig:
                       "confirm_sure": unit, "confirm_slanted": unit, "confirm_own_size": (0.1, 10.0),
                       "veto_share": unit, "vetoed_most": unit, "find_value": unit, "find_value_next": unit,
                       "find_die": unit, "confirm_found": (0.0, 1.01), "confirm_reach": (0.3, 1.0),
-                      "confirm_alone": (0.3, 2.0), "find_sides": (0.3, 3.0), "most_crops": (1, 10**6),
+                      "confirm_alone": (0.3, 2.0), "confirm_reread": (0, 1),
+                      "confirm_alone_face": (0.3, 2.0), "find_sides": (0.3, 3.0), "most_crops": (1, 10**6),
                       "search_density": unit,
                       "found_apart": (0.0, 3.0), "on_table": unit, "table_near": (0.0, 255.0),
                       "table_shade_l": (0.0, 255.0), "table_shade_chroma": (0.0, 255.0)})
@@ -344,9 +352,14 @@ class VerdictConfig:
     #: is none of them nor another die's is doubted (:func:`vision.verdict.pip_beside`); raising it
     #: doubts more dice.
     beside: float = 0.9
+    #: ... for a face of three pips or more whose pips read span it (two at least ``faces.corners_apart`` of
+    #: the dice's side apart: opposite corners), within this many of the dice's sides only: any pip of that
+    #: face it lacks lies within about 0.36 of their middle, a side face's pips seen by a near camera 0.6-0.9
+    #: (renders: 3 reads asked for them). Raising it doubts such faces for spots farther out.
+    beside_spanned: float = 0.5
 
     def __post_init__(self):
-        _check(self, {"pips_show": (0.0, 255.0), "pips_look": (8, 256), "beside": (0.0, 2.0)})
+        _check(self, {"pips_show": (0.0, 255.0), "pips_look": (8, 256), "beside": (0.0, 2.0), "beside_spanned": (0.0, 2.0)})
 
 
 @dataclass(frozen=True)
@@ -398,12 +411,24 @@ class TrayConfig:
     #: shade) may stop short of the wall by more than that (renders: 20 dice against a wall missed or cut
     #: by the outline). Raising it also takes in dice set aside against the tray's outer rim.
     wall_reach: float = 0.6
+    #: In a calibrated read, a die-like part no die explains is a die's cast shadow when at least this
+    #: share of it is the felt in a die's shadow (:func:`vision.candidates.shadow_of`), it lies beside a die
+    #: read and shows no pip (:func:`vision.candidates.cast_shadow`; renders 0-135: the only doubt of 4 reads
+    #: right, 13 such parts); raising it takes fewer parts for shadows (above 1: none).
+    cast_shade: float = 0.9
+    #: ... beside: its middle within this many die sides of a die read's middle (a die's shadow falls
+    #: against it, at most about a side long under a light 45° up); raising it takes farther parts.
+    cast_reach: float = 1.5
+    #: ... the felt in a die's shadow: no lighter than the felt, its colour (Lab a, b) within this of the
+    #: felt's hue at any lesser chroma (renders: 0.1-2.8); raising it takes more colours for shadow.
+    cast_chroma: float = 6.0
 
     def __post_init__(self):
         _check(self, {"work": (64, 2048), "step": (0.5, 50.0), "bound": (1.0, 255.0), "solid": (0.0, 1.0),
                       "grow": (0.0, 0.2), "edge": (0.5, 255.0), "least": (0.0, 1.0), "margin": (0, 64), "rim": (0.0, 2.0),
                       "wall_reach": (0.0, 3.0), "shade_reach": (0, 256), "shade_chroma": (0.0, 255.0),
-                      "shade_fill": (0.0, 1.0), "shade_walls": (0.0, 20.0)})
+                      "shade_fill": (0.0, 1.0), "shade_walls": (0.0, 20.0), "cast_shade": (0.0, 1.01),
+                      "cast_reach": (0.0, 5.0), "cast_chroma": (0.0, 255.0)})
 
 
 @dataclass(frozen=True)

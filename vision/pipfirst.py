@@ -580,7 +580,11 @@ def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
     within 0.3 side of ``(x, y)``, and, for two or more, the farthest 0.25-0.5 side from their middle
     (a face's corners, not a pip cluster or the pips of two dice); a one lies within 0.25 side of
     ``(x, y)``; and no other spot of their size lies within ``config.learned.confirm_alone`` side of
-    their middle (a two's other pip beside a one on a die the felt's colour). ``owned``: the pips
+    their middle (a two's other pip beside a one on a die the felt's colour), for three pips or more
+    within ``config.learned.confirm_alone_face`` (their middle is the face's: a pip it lacks lies within
+    about 0.36 side, a touching die's pips 0.65 or more). A spot larger than a pip (a pip run together
+    with a glint along the die's edge) is looked into again over Otsu's level of its response, as the
+    pip-first stage does (``split_within`` 1.2 side). ``owned``: the pips
     ``(x, y)`` px of the dice read already; a spot within 0.15 side of one is that die's (a one
     touching a six has the six's pips within reach), neither this die's nor another round it."""
     h, w = image.shape[:2]
@@ -595,7 +599,7 @@ def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
     for op in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):
         resp = cv2.morphologyEx(grey, op, kernel)
         spots = _round_spots(resp, config.faces.top_pip_least * side * side, 0.08 * side * side, 0.5,
-                             config=config)
+                             split_within=1.2 * side, config=config)
         spots = [s for s in spots if not any(math.hypot(s[0] + x0 - u, s[1] + y0 - v) <= 0.15 * side
                                              for u, v in owned)]
         near = np.array([s[:3] for s in spots if np.hypot(s[0] - cx, s[1] - cy) <= config.learned.confirm_reach * side])
@@ -612,7 +616,8 @@ def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
                 continue
         # No other pip of their size round them (a two's other pip, a larger face's): the face is whole.
         like = [s for s in spots if 0.4 <= s[2] / float(np.median(near[:, 2])) <= 2.5]
-        if sum(np.hypot(s[0] - mid[0], s[1] - mid[1]) <= config.learned.confirm_alone * side for s in like) != value:
+        alone = config.learned.confirm_alone if value < 3 else config.learned.confirm_alone_face
+        if sum(np.hypot(s[0] - mid[0], s[1] - mid[1]) <= alone * side for s in like) != value:
             continue
         return tuple((float(px + x0), float(py + y0)) for px, py in near[:, :2])
     return None

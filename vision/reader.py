@@ -56,7 +56,7 @@ from .learned import (
     _vetoed,
 )
 from .pipfirst import pips_confirm
-from .reasons import Doubt, Reason
+from .reasons import LIFTED_BY_CONFIRMATION, Doubt, Reason
 from .verdict import _shows_pips, part_of_face, pip_beside
 
 __all__ = [
@@ -298,6 +298,11 @@ def read_throw(
         # outlines decide it, and a mixed set's may take in part of a face only.
         out, changed, gone = _rejudge(image, out, learned_side, config, ox, oy, net=net,
                                       sides=(1.0,) if die_size else config.learned.rejudge_sides)
+        if changed and die_size and config.learned.confirm_reread:
+            # In a calibrated tray, a die the classifier read as another value whose classical pips at its
+            # place say that value (counted, laid out, alone) is sure: two independent readings agree.
+            out = reread_confirmed(image, out, learned_side, ox, oy, config)
+            changed = sum(Doubt.LEARNED in d.doubts for d in out)
         if changed:
             reasons.append(Reason.REREAD)
         if gone:
@@ -332,6 +337,8 @@ def read_throw(
             out += extra
             if any(Doubt.LEARNED in d.doubts for d in extra):
                 reasons.append(Reason.LEARNED_ONLY)
+            unexplained = explained(unexplained, [d for d in extra if is_sure(d, config.sure_confidence)],
+                                    (ox, oy), scale)
     shows = [_shows_pips(image, (d.center[0] - ox, d.center[1] - oy), d.size, config=config) for d in out]
     if not all(shows):
         reasons.append(Reason.NO_PIPS)
@@ -346,15 +353,15 @@ def read_throw(
         near = 0.12 * float(die_size)
         shared = [any(math.dist(p, q) <= near for o in out if o is not d for p in d.pips for q in o.pips) for d in out]
         out = [replace(d, doubts=d.doubts + (Doubt.RIVAL_READ,)) if twin else d for d, twin in zip(out, shared)]
+        # (The calibrated size takes in side faces seen by a near camera: the dice read measure the side.)
+        dice_side = float(np.median([d.size for d in out])) if out else float(die_size)
         out = [replace(d, doubts=d.doubts + (Doubt.LOOSE_FIT,))
                if is_sure(d, config.sure_confidence) and pip_beside(image, at, float(die_size), here[:i] + here[i + 1:],
-                                                                    config=config) else d
+                                                                    face=dice_side, config=config) else d
                for i, (d, at) in enumerate(zip(out, here))]
         # Every face of two pips or more has pips at two opposite corners, about 0.7 side apart: a die whose
         # farthest pips lie closer (two neighbouring pips of a four, a three's middle and corner, their
         # other pips lost against another die) is part of a face, whichever stage read it.
-        # (The calibrated size takes in side faces seen by a near camera: the dice read measure the side.)
-        dice_side = float(np.median([d.size for d in out])) if out else float(die_size)
         out = [replace(d, doubts=d.doubts + (Doubt.LOOSE_FIT,)) if part_of_face(d, dice_side, config) else d
                for d in out]
     out.sort(key=lambda d: (d.center[0], d.center[1]))
@@ -380,6 +387,43 @@ def read_throw(
         reasons.append(Reason.NO_DICE)
     size_px = side * s if side else (float(die_size) if die_size else None)
     return Read(tuple(out), not reasons, tuple(reasons), size_px)
+
+
+def reread_confirmed(image: np.ndarray, dice: list, side: float, ox: int, oy: int,
+                     config: ReaderConfig = DEFAULT) -> list:
+    """``dice`` (:class:`vision.dice.Die`, px of the input image) with each the classifier reread
+    (doubted ``LEARNED``, its classical pips dropped) made sure where the classical pip test at its place
+    (:func:`vision.pipfirst.pips_confirm` on ``image``, the area's crop whose corner lies at ``(ox, oy)``
+    in the input, dice of ``side`` px) reads the classifier's value, the pips of the other dice
+    set aside: its ``LEARNED`` doubt and those a confirmation lifts go, its confidence rises to
+    ``config.sure`` and its pips are those found. Other doubts stay."""
+    owned = [(px - ox, py - oy) for d in dice for px, py in d.pips]
+    out = []
+    for d in dice:
+        if Doubt.LEARNED in d.doubts and not d.pips and not set(d.doubts) - LIFTED_BY_CONFIRMATION - {Doubt.LEARNED}:
+            pips = pips_confirm(image, d.center[0] - ox, d.center[1] - oy, side, d.value, config=config, owned=owned)
+            if pips:
+                d = replace(d, confidence=max(d.confidence, config.sure), pips=tuple((x + ox, y + oy) for x, y in pips),
+                            doubts=tuple(x for x in d.doubts if x not in LIFTED_BY_CONFIRMATION | {Doubt.LEARNED}))
+        out.append(d)
+    return out
+
+
+def explained(unexplained, dice, origin: tuple[float, float], scale: float) -> int:
+    """How many of ``unexplained`` (a count of die-like things no die read explained; an
+    :class:`vision.choose.Unexplained` also gives their places, px of the working image) the ``dice``
+    found since (:class:`vision.dice.Die`, px of the input image, read surely: the classifier's find
+    confirmed by the classical pips) leave unexplained: a part whose middle lies within the die's face
+    grown by 60% (as the classical passes' dice explain theirs, its side faces and shadow) is that die.
+    ``origin``: the working image's corner in the input, px; ``scale``: working px per input px. A
+    plain count (no places) is left as it is."""
+    places = getattr(unexplained, "places", ())
+    if not places or not dice:
+        return unexplained
+    left = [p for p in places if not any(math.dist(p, ((d.center[0] - origin[0]) * scale,
+                                                       (d.center[1] - origin[1]) * scale)) <= 0.8 * d.size * scale
+                                         for d in dice)]
+    return unexplained - (len(places) - len(left))
 
 
 def widened(poly: np.ndarray, reach: float) -> np.ndarray:

@@ -39,7 +39,8 @@ def _shows_pips(image: np.ndarray, center, side: float, *, config: ReaderConfig 
     return float(np.percentile(spread, 99)) >= config.verdict.pips_show
 
 
-def pip_beside(image: np.ndarray, die, side: float, others=(), *, config: ReaderConfig = DEFAULT) -> bool:
+def pip_beside(image: np.ndarray, die, side: float, others=(), *, face: float | None = None,
+               config: ReaderConfig = DEFAULT) -> bool:
     """Whether a round spot like the pips of ``die`` (a :class:`vision.dice.Die` read in ``image``,
     ``H×W×3 uint8 BGR``, its pips ``(x, y)`` px) lies beside them: within ``config.verdict.beside``
     side of their middle (``side``: the calibrated die side, px; a two's pips lie 0.85 side apart),
@@ -49,7 +50,12 @@ def pip_beside(image: np.ndarray, die, side: float, others=(), *, config: Reader
     on a die whose body is the felt's colour and whose outline hardly shows). Spots are the
     pip-first stage's (:func:`vision.pipfirst._round_spots` of a black-hat or top-hat of 0.45 side,
     whichever shows the die's own pips), of their size (0.7-1.4 of their area), and round (second
-    moments within 1.8: a side face's pips seen at a slant are flatter)."""
+    moments within 1.8: a side face's pips seen at a slant are flatter). ``face``: the dice's side read
+    (px, the median of the dice read; default ``side``): where the die shows three pips or more, two of
+    them at least ``config.faces.corners_apart`` of it apart (they span the face: opposite corners), a spot
+    counts within ``config.verdict.beside_spanned`` of it only (a pip the face lacks lies within about 0.36
+    of their middle; a near camera shows the side faces' pips beside it, 0.6-0.9 away). Not a two: two
+    pips that far apart may be of two touching dice (renders: a one's pip and a three's middle one)."""
     from .candidates import _rect
     from .pipfirst import _round_spots
 
@@ -57,6 +63,11 @@ def pip_beside(image: np.ndarray, die, side: float, others=(), *, config: Reader
         return False
     h, w = image.shape[:2]
     mx, my = np.mean(np.array(die.pips, np.float64), axis=0)
+    face = face or side
+    reach = config.verdict.beside * side
+    if len(die.pips) >= 3 and any(math.dist(p, q) >= config.faces.corners_apart * face
+                                  for i, p in enumerate(die.pips) for q in die.pips[i + 1:]):
+        reach = min(reach, config.verdict.beside_spanned * face)
     r = int(side * (config.verdict.beside + 0.5)) + 2
     x0, y0 = max(0, int(mx) - r), max(0, int(my) - r)
     x1, y1 = min(w, int(mx) + r + 1), min(h, int(my) + r + 1)
@@ -77,7 +88,7 @@ def pip_beside(image: np.ndarray, die, side: float, others=(), *, config: Reader
         size = float(np.median([spots[i][2] for i in d.argmin(axis=0)]))
         for i, (sx, sy, area, xx, xy, yy) in enumerate(s[:6] for s in spots):
             if d[i].min() <= 0.12 * side or not 0.7 <= area / size <= 1.4 or \
-                    np.hypot(sx - (mx - x0), sy - (my - y0)) > config.verdict.beside * side:
+                    np.hypot(sx - (mx - x0), sy - (my - y0)) > reach:
                 continue
             spread = np.linalg.eigvalsh(np.array([[xx, xy], [xy, yy]]))
             if spread[1] > 1.8 * max(spread[0], 1e-6):  # squashed: a side face's pip, seen at a slant
