@@ -2,6 +2,7 @@
 
 import random
 
+import cv2
 import numpy as np
 import pytest
 
@@ -517,3 +518,22 @@ def test_a_speck_with_nothing_of_a_face_round_it_is_no_stray_and_a_d6_showing_1_
         assert [d["value"] for d in truth if d["colour"] == "stray"] == [1], seed
         ones = [d for d in r.strays + r.dice if d.value == 1 and d.colour in (None, "black")]
         assert len(ones) == 1 and r.sure, seed
+
+
+def test_the_boards_recession_along_itself_is_told_from_its_lines():
+    """A board touched at the middles of fields 1 and 9 carries no tilt: a camera tilted along the board
+    puts its lines at ``x_k = (a k + b) / (c k + 1)`` on that board's plane, and ``field_tilt`` reads
+    ``c`` from them (the held-up test puts each die's spread back by it); on the true board it is 0."""
+    from vision.fenn_over import field_tilt
+
+    for seed in range(6):
+        scene = FennScene(seed=seed, **PLAIN)
+        frame, _ = scene.frame(blue=None, red=None, black=None, seed=seed, stray=False)
+        touched = BoardArea.from_ends(scene.to_frame(0.5, 0.5), scene.to_frame(8.5, 0.5), scene.size)
+        xs = cv2.perspectiveTransform(np.float32([[scene.to_frame(k, 0.5) for k in range(1, 9)]]),
+                                      touched.to_plane())[0][:, 0]
+        k = np.arange(1, 9.0)
+        (_a, _b, c), *_ = np.linalg.lstsq(np.column_stack([k, np.ones(8), -k * xs]), xs, rcond=None)
+        assert abs(field_tilt(frame, np.linalg.inv(touched.to_plane()), []) - c) < 0.002, seed
+        true = BoardArea(tuple(scene.board_corners()), scene.size)
+        assert abs(field_tilt(frame, np.linalg.inv(true.to_plane()), [])) < 0.002, seed

@@ -43,7 +43,7 @@ from .diceset import MIWIN, MIWIN_SWAPPED, PIP_LAYOUT, DiceSet
 from .face import _read_face as read_face
 from .fenn_board import find_strip
 from .fenn_dice import camera_of, find_dice, standing_at
-from .fenn_over import board_plane, something_over
+from .fenn_over import board_plane, field_tilt, something_over
 from .reasons import FennReason
 
 __all__ = ["BoardArea", "FennDie", "FennRead", "FennReason", "BoardError", "find_board", "read_fenn",
@@ -349,7 +349,8 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
     if len(found) < 3:
         reasons.add(FennReason.MISSING_DIE)
     if something_over(plane, to_frame, [t[1] for t in seen], bc, frame) or camera is not None and \
-            held_up(spread, _rigid(to_frame, (w, h), bc.focal), camera, size) > 1 + bc.held_up * _lift(camera, size):
+            held_up(spread, _rigid(to_frame, (w, h), bc.focal), camera, size,
+                    tilt=field_tilt(frame, to_frame, [t[1] for t in seen])) > 1 + bc.held_up * _lift(camera, size):
         reasons.add(FennReason.FOREIGN)  # a hand, a cup over the board, or a die held up (in mid-move)
     wrong = [d for d in out if d.colour and not dice.carries(d.colour, d.value)]
     if wrong:
@@ -366,7 +367,7 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
 BOARD_THICK = 0.16
 
 
-def held_up(dice, to_plane, camera, size: float, thick: float = BOARD_THICK) -> float:
+def held_up(dice, to_plane, camera, size: float, thick: float = BOARD_THICK, tilt: float = 0.0) -> float:
     """How much nearer the camera than the others the highest die is: the spread of its pips on the
     board's plane (``to_plane``: frame px → fields) against the other dice's, each put back to its own
     height (a die's top face ``size`` fields above the board, ``thick`` more on the board: the camera
@@ -376,7 +377,9 @@ def held_up(dice, to_plane, camera, size: float, thick: float = BOARD_THICK) -> 
     height above the board (in mid-move) comes out about 1.04 (a camera 60 cm above) to 1.09 (25 cm).
     A board found with no tilt in it (a strip one field wide shows a 10° tilt as 4 px across its
     width) leaves the dice's distances from the camera unequal: up to 5 % between dice 8 fields
-    apart, as much as a lift (a still board found so may ask)."""
+    apart, as much as a lift (a still board found so may ask): ``tilt``, the board's recession along
+    itself that its plane does not show (:func:`vision.fenn_over.field_tilt`), puts each die's spread
+    back by ``tilt x + 1`` (``x``: where it stands, fields)."""
     if camera is None:
         return 1.0
     D = camera[1]
@@ -389,7 +392,7 @@ def held_up(dice, to_plane, camera, size: float, thick: float = BOARD_THICK) -> 
         rms = np.sqrt(((q - q.mean(axis=0)) ** 2).sum(axis=1).mean())
         rms_ref = np.sqrt(((ref - ref.mean(axis=0)) ** 2).sum(axis=1).mean())
         z = size + (thick if on_board else 0.0)
-        spans.append(rms / rms_ref * (D - z) / D)
+        spans.append(rms / rms_ref * (D - z) / D * (tilt * float(q[:, 0].mean()) + 1))
     if len(spans) < 2:
         return 1.0
     spans.sort()

@@ -13,7 +13,7 @@ import numpy as np
 
 from .config import BoardConfig
 
-__all__ = ["board_plane", "something_over"]
+__all__ = ["board_plane", "field_tilt", "something_over"]
 
 _RES = 20  # plane px per field where the board is looked over
 
@@ -35,14 +35,8 @@ def something_over(lab, to_frame, found, config: BoardConfig, frame=None) -> boo
     ``to_frame``: the board's plane (fields) to frame px; ``found``: the dice's squares
     (:class:`vision.fenn_dice.Found`)."""
     res = _RES
-    Hp = np.array([[res, 0, 0], [0, res, 0], [0, 0, 1]], np.float64) @ np.linalg.inv(to_frame)
     H, W = lab.shape[:2]
-    free = np.ones((H, W), np.uint8)
-    for f in found:
-        mid = f.box.mean(axis=0)
-        grown = mid + (f.box - mid) * 1.9  # the die, its side and its shadow
-        q = cv2.perspectiveTransform(np.float32([grown]), Hp)[0]
-        cv2.fillConvexPoly(free, np.round(q).astype(np.int32), 0)
+    free = _free(to_frame, found)
     if free.sum() < 0.2 * W * H:
         return False
     lines = None if frame is None else _Lines(frame, to_frame, free)
@@ -64,6 +58,39 @@ def something_over(lab, to_frame, found, config: BoardConfig, frame=None) -> boo
     return False
 
 
+def _free(to_frame: np.ndarray, found) -> np.ndarray:
+    """The board's plane at ``_RES`` px a field, 1 where no die (``found``: squares in frame px) nor its
+    side and shadow (the square grown 1.9 times) lies, else 0."""
+    res = _RES
+    Hp = np.array([[res, 0, 0], [0, res, 0], [0, 0, 1]], np.float64) @ np.linalg.inv(to_frame)
+    free = np.ones((res, 9 * res), np.uint8)
+    for f in found:
+        mid = f.box.mean(axis=0)
+        grown = mid + (f.box - mid) * 1.9  # the die, its side and its shadow
+        q = cv2.perspectiveTransform(np.float32([grown]), Hp)[0]
+        cv2.fillConvexPoly(free, np.round(q).astype(np.int32), 0)
+    return free
+
+
+def field_tilt(frame: np.ndarray, to_frame: np.ndarray, found) -> float:
+    """How the board recedes along itself, as the board ``to_frame`` (its plane in fields to frame px)
+    does not show it (a board touched at its ends or found carries no tilt): ``c`` of the lines
+    between fields seen at ``x_k = (a k + b) / (c k + 1)`` on its plane, so that a thing at ``x`` fields
+    lies at a depth in proportion to ``c x + 1`` and looks that much smaller. 0.0 where fewer than five
+    lines are seen clearly (``found``: the dice's squares, frame px, whose lines are not looked at);
+    at most 0.03 either way (a camera tilted 12° along the board). ``frame``: ``H×W×3 uint8 BGR``."""
+    lines = _Lines(frame, to_frame, _free(to_frame, found))
+    got = [(k, x) for k, x, v in lines.places if v >= max(0.5 * lines.typical, 3.0)]
+    if len(got) < 5:
+        return 0.0
+    k, x = np.float64(got).T
+    (a, b, c), *_ = np.linalg.lstsq(np.column_stack([k, np.ones(len(k)), -k * x]), x, rcond=None)
+    fit = (a * k + b) / (c * k + 1)
+    if np.abs(fit - x).max() > 0.06:
+        return 0.0  # a die's edge or a stitch taken for a line: no tilt told
+    return float(np.clip(c, -0.03, 0.03))
+
+
 _LINE_RES = 80  # plane px per field where the lines between fields are looked for (a stitch is ~1/40 field)
 
 
@@ -83,18 +110,26 @@ class _Lines:
         free = cv2.resize(free, (9 * res, res), interpolation=cv2.INTER_NEAREST)
         middle = np.zeros(res, bool)
         middle[int(0.2 * res):int(0.8 * res)] = True  # away from the board's sides (a border, stitching)
-        ridges, part = [], []
+        ridges, part, ks = [], [], []
         for k in range(1, 9):
             rows = middle & (free[:, self._span(k)].min(axis=1) > 0)
             if rows.sum() == middle.sum():
                 ridges.append(self._ridge(k, rows))
-            elif rows.sum() >= middle.sum() / 3:  # a die near it: its free part only
+                ks.append(k)
+        for k in range(1, 9):
+            rows = middle & (free[:, self._span(k)].min(axis=1) > 0)
+            if middle.sum() / 3 <= rows.sum() < middle.sum():  # a die near it: its free part only
                 part.append(self._ridge(k, rows))
+                ks.append(k)
         self.sign, self.seen, self.typical = 1.0, np.zeros(0), 0.0
+        self.places: list = []  # (k, where it is seen in fields, how much it stands out)
         if len(ridges) + len(part) >= 4:
             self.sign = float(np.sign(np.median([r[np.argmax(np.abs(r))] for r in ridges + part])))
             self.seen = np.array([float(np.max(self.sign * r)) for r in ridges])
             self.typical = float(np.median([np.max(self.sign * r) for r in ridges + part]))
+            for k, r in zip(ks, ridges + part):
+                i = int(np.argmax(self.sign * r))
+                self.places.append((k, k + (i - 3 * res // 10) / res, float(self.sign * r[i])))
 
     @staticmethod
     def _span(k: int) -> slice:
