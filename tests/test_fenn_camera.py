@@ -522,9 +522,9 @@ def test_a_speck_with_nothing_of_a_face_round_it_is_no_stray_and_a_d6_showing_1_
 
 def test_the_boards_recession_along_itself_is_told_from_its_lines():
     """A board touched at the middles of fields 1 and 9 carries no tilt: a camera tilted along the board
-    puts its lines at ``x_k = (a k + b) / (c k + 1)`` on that board's plane, and ``field_tilt`` reads
+    puts its lines at ``x_k = (a k + b) / (c k + 1)`` on that board's plane, and ``FieldLines.tilt`` reads
     ``c`` from them (the held-up test puts each die's spread back by it); on the true board it is 0."""
-    from vision.fenn_over import field_tilt
+    from vision.fenn_over import FieldLines
 
     for seed in range(6):
         scene = FennScene(seed=seed, **PLAIN)
@@ -534,6 +534,6 @@ def test_the_boards_recession_along_itself_is_told_from_its_lines():
                                       touched.to_plane())[0][:, 0]
         k = np.arange(1, 9.0)
         (_a, _b, c), *_ = np.linalg.lstsq(np.column_stack([k, np.ones(8), -k * xs]), xs, rcond=None)
-        assert abs(field_tilt(frame, np.linalg.inv(touched.to_plane()), []) - c) < 0.002, seed
+        assert abs(FieldLines(frame, np.linalg.inv(touched.to_plane()), []).tilt() - c) < 0.002, seed
         true = BoardArea(tuple(scene.board_corners()), scene.size)
-        assert abs(field_tilt(frame, np.linalg.inv(true.to_plane()), [])) < 0.002, seed
+        assert abs(FieldLines(frame, np.linalg.inv(true.to_plane()), []).tilt()) < 0.002, seed

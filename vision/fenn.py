@@ -43,7 +43,7 @@ from .diceset import MIWIN, MIWIN_SWAPPED, PIP_LAYOUT, DiceSet
 from .face import _read_face as read_face
 from .fenn_board import find_strip
 from .fenn_dice import camera_of, find_dice, standing_at
-from .fenn_over import board_plane, field_tilt, something_over
+from .fenn_over import FieldLines, board_plane, something_over
 from .reasons import FennReason
 
 __all__ = ["BoardArea", "FennDie", "FennRead", "FennReason", "BoardError", "find_board", "read_fenn",
@@ -348,9 +348,10 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
         reasons.add(FennReason.COLOURS)
     if len(found) < 3:
         reasons.add(FennReason.MISSING_DIE)
-    if something_over(plane, to_frame, [t[1] for t in seen], bc, frame) or camera is not None and \
+    lines = FieldLines(frame, to_frame, [t[1] for t in seen])
+    if something_over(plane, lines, bc) or camera is not None and \
             held_up(spread, _rigid(to_frame, (w, h), bc.focal), camera, size,
-                    tilt=field_tilt(frame, to_frame, [t[1] for t in seen])) > 1 + bc.held_up * _lift(camera, size):
+                    tilt=lines.tilt()) > 1 + bc.held_up * _lift(camera, size):
         reasons.add(FennReason.FOREIGN)  # a hand, a cup over the board, or a die held up (in mid-move)
     wrong = [d for d in out if d.colour and not dice.carries(d.colour, d.value)]
     if wrong:
@@ -378,7 +379,7 @@ def held_up(dice, to_plane, camera, size: float, thick: float = BOARD_THICK, til
     A board found with no tilt in it (a strip one field wide shows a 10° tilt as 4 px across its
     width) leaves the dice's distances from the camera unequal: up to 5 % between dice 8 fields
     apart, as much as a lift (a still board found so may ask): ``tilt``, the board's recession along
-    itself that its plane does not show (:func:`vision.fenn_over.field_tilt`), puts each die's spread
+    itself that its plane does not show (:meth:`vision.fenn_over.FieldLines.tilt`), puts each die's spread
     back by ``tilt x + 1`` (``x``: where it stands, fields)."""
     if camera is None:
         return 1.0

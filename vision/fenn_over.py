@@ -13,7 +13,7 @@ import numpy as np
 
 from .config import BoardConfig
 
-__all__ = ["board_plane", "field_tilt", "something_over"]
+__all__ = ["FieldLines", "board_plane", "something_over"]
 
 _RES = 20  # plane px per field where the board is looked over
 
@@ -25,22 +25,20 @@ def board_plane(frame, to_frame) -> np.ndarray:
     return cv2.cvtColor(plane, cv2.COLOR_BGR2LAB).astype(np.float32)
 
 
-def something_over(lab, to_frame, found, config: BoardConfig, frame=None) -> bool:
+def something_over(lab, lines: "FieldLines", config: BoardConfig) -> bool:
     """Whether something (a hand, a cup) covers part of the board away from the dice: a region of
     at least ``config.foreign_area`` fields² unlike the board's colour, the board's lines, stitching
-    and numbers (thin) opened away, each die's square and its shadow left out; or, with the
-    ``frame``, a line between fields hidden where no die stands (:class:`_Lines`). A region lighter
+    and numbers (thin) opened away, each die's square and its shadow left out (``lines.free``); or a
+    line between fields hidden where no die stands (:meth:`FieldLines.hidden`). A region lighter
     than the board through which the lines between fields still show (``config.line_seen``) is a
     lamp's shine on the board, not something over it. ``lab``: the board from :func:`board_plane`;
-    ``to_frame``: the board's plane (fields) to frame px; ``found``: the dice's squares
-    (:class:`vision.fenn_dice.Found`)."""
+    ``lines``: the board's lines between fields (:class:`FieldLines`)."""
     res = _RES
     H, W = lab.shape[:2]
-    free = _free(to_frame, found)
+    free = lines.free
     if free.sum() < 0.2 * W * H:
         return False
-    lines = None if frame is None else _Lines(frame, to_frame, free)
-    if lines is not None and lines.hidden(config.line_seen):
+    if lines.hidden(config.line_seen):
         return True
     colour = np.median(lab[free > 0], axis=0)
     far = ((np.linalg.norm(lab - colour, axis=2) > config.foreign_colour) & (free > 0)).astype(np.uint8)
@@ -51,8 +49,7 @@ def something_over(lab, to_frame, found, config: BoardConfig, frame=None) -> boo
         if stats[i, cv2.CC_STAT_AREA] < config.foreign_area * res * res:
             continue
         region = labels == i
-        if lines is not None and float(np.mean(lab[region][:, 0] - colour[0])) > 0 and \
-                lines.seen_through(region, config.line_seen):
+        if float(np.mean(lab[region][:, 0] - colour[0])) > 0 and lines.seen_through(region, config.line_seen):
             continue  # a shine: lighter, and the lines show through it
         return True
     return False
@@ -72,64 +69,67 @@ def _free(to_frame: np.ndarray, found) -> np.ndarray:
     return free
 
 
-def field_tilt(frame: np.ndarray, to_frame: np.ndarray, found) -> float:
-    """How the board recedes along itself, as the board ``to_frame`` (its plane in fields to frame px)
-    does not show it (a board touched at its ends or found carries no tilt): ``c`` of the lines
-    between fields seen at ``x_k = (a k + b) / (c k + 1)`` on its plane, so that a thing at ``x`` fields
-    lies at a depth in proportion to ``c x + 1`` and looks that much smaller. 0.0 where fewer than five
-    lines are seen clearly (``found``: the dice's squares, frame px, whose lines are not looked at);
-    at most 0.03 either way (a camera tilted 12° along the board). ``frame``: ``H×W×3 uint8 BGR``."""
-    lines = _Lines(frame, to_frame, _free(to_frame, found))
-    got = [(k, x) for k, x, v in lines.places if v >= max(0.5 * lines.typical, 3.0)]
-    if len(got) < 5:
-        return 0.0
-    k, x = np.float64(got).T
-    (a, b, c), *_ = np.linalg.lstsq(np.column_stack([k, np.ones(len(k)), -k * x]), x, rcond=None)
-    fit = (a * k + b) / (c * k + 1)
-    if np.abs(fit - x).max() > 0.06:
-        return 0.0  # a die's edge or a stitch taken for a line: no tilt told
-    return float(np.clip(c, -0.03, 0.03))
-
-
 _LINE_RES = 80  # plane px per field where the lines between fields are looked for (a stitch is ~1/40 field)
 
 
-class _Lines:
-    """The lines between fields as seen on the board's plane at ``_LINE_RES`` px a field. ``frame``:
-    ``H×W×3 uint8 BGR``; ``to_frame``: the board's plane (fields) to frame px; ``free``: ``_RES`` px a
-    field, nonzero where no die nor its shadow is. A line is a thin ridge across the board, all of one
-    sign (light lines or dark), looked for within 0.3 field of its place; the board has lines when at
-    least four, where no die stands, stand out by 12 of 255 in lightness or more (their median:
-    ``typical``)."""
+class FieldLines:
+    """The lines between fields as seen on the board's plane at ``_LINE_RES`` px a field, where no die
+    stands. ``frame``: ``H×W×3 uint8 BGR``; ``to_frame``: the board's plane (fields) to frame px;
+    ``found``: the dice's squares (:class:`vision.fenn_dice.Found`, frame px), each grown to take in
+    its side and shadow (``free``: ``_RES`` px a field, 1 where none lies). A line is a thin ridge
+    across the board, all of one sign (light lines or dark), looked for within 0.3 field of its place;
+    the board has lines when at least four, whole or in part beside a die, stand out by 12 of 255 in
+    lightness or more (their median: ``typical``).
 
-    def __init__(self, frame: np.ndarray, to_frame: np.ndarray, free: np.ndarray):
+    >>> import numpy as np
+    >>> lines = FieldLines(np.zeros((90, 900, 3), np.uint8), np.diag([100.0, 90.0, 1.0]), [])
+    >>> lines.there, lines.tilt()
+    (False, 0.0)
+    """
+
+    def __init__(self, frame: np.ndarray, to_frame: np.ndarray, found):
         res = _LINE_RES
+        self.free = _free(to_frame, found)
         S = np.array([[res, 0, 0], [0, res, 0], [0, 0, 1]], np.float64)
         top = cv2.warpPerspective(frame, S @ np.linalg.inv(to_frame), (9 * res, res), flags=cv2.INTER_AREA)
         self.L = cv2.cvtColor(top, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
-        free = cv2.resize(free, (9 * res, res), interpolation=cv2.INTER_NEAREST)
+        free = cv2.resize(self.free, (9 * res, res), interpolation=cv2.INTER_NEAREST)
         middle = np.zeros(res, bool)
         middle[int(0.2 * res):int(0.8 * res)] = True  # away from the board's sides (a border, stitching)
-        ridges, part, ks = [], [], []
+        whole, part = [], []  # (k, ridge): lines clear of dice, and lines with a die near (their free part)
         for k in range(1, 9):
             rows = middle & (free[:, self._span(k)].min(axis=1) > 0)
             if rows.sum() == middle.sum():
-                ridges.append(self._ridge(k, rows))
-                ks.append(k)
-        for k in range(1, 9):
-            rows = middle & (free[:, self._span(k)].min(axis=1) > 0)
-            if middle.sum() / 3 <= rows.sum() < middle.sum():  # a die near it: its free part only
-                part.append(self._ridge(k, rows))
-                ks.append(k)
+                whole.append((k, self._ridge(k, rows)))
+            elif rows.sum() >= middle.sum() / 3:
+                part.append((k, self._ridge(k, rows)))
+        ridges = [r for _k, r in whole + part]
         self.sign, self.seen, self.typical = 1.0, np.zeros(0), 0.0
         self.places: list = []  # (k, where it is seen in fields, how much it stands out)
-        if len(ridges) + len(part) >= 4:
-            self.sign = float(np.sign(np.median([r[np.argmax(np.abs(r))] for r in ridges + part])))
-            self.seen = np.array([float(np.max(self.sign * r)) for r in ridges])
-            self.typical = float(np.median([np.max(self.sign * r) for r in ridges + part]))
-            for k, r in zip(ks, ridges + part):
+        if len(ridges) >= 4:
+            self.sign = float(np.sign(np.median([r[np.argmax(np.abs(r))] for r in ridges])))
+            self.seen = np.array([float(np.max(self.sign * r)) for _k, r in whole])
+            self.typical = float(np.median([np.max(self.sign * r) for r in ridges]))
+            for k, r in whole + part:
                 i = int(np.argmax(self.sign * r))
                 self.places.append((k, k + (i - 3 * res // 10) / res, float(self.sign * r[i])))
+
+    def tilt(self) -> float:
+        """How the board recedes along itself, as the board's plane does not show it (a board touched at
+        its ends or found carries no tilt): ``c`` of the lines between fields seen at ``x_k = (a k + b) /
+        (c k + 1)`` on its plane, so that a thing at ``x`` fields lies at a depth in proportion to
+        ``c x + 1`` and looks that much smaller. 0.0 where fewer than five lines are seen clearly (half
+        the median line, 3 of 255 at least) or they fit no such curve within 0.06 field; at most 0.03
+        either way (a camera tilted 12° along the board)."""
+        got = [(k, x) for k, x, v in self.places if v >= max(0.5 * self.typical, 3.0)]
+        if len(got) < 5:
+            return 0.0
+        k, x = np.float64(got).T
+        (a, b, c), *_ = np.linalg.lstsq(np.column_stack([k, np.ones(len(k)), -k * x]), x, rcond=None)
+        fit = (a * k + b) / (c * k + 1)
+        if np.abs(fit - x).max() > 0.06:
+            return 0.0  # a die's edge or a stitch taken for a line: no tilt told
+        return float(np.clip(c, -0.03, 0.03))
 
     @staticmethod
     def _span(k: int) -> slice:
