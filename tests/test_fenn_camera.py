@@ -388,6 +388,32 @@ def test_one_face_stage_reads_a_d6_and_miwins_dice_as_two_dice_sets(layout):
     assert _read_face(face, pips, (0, 0), DEFAULT, None, 60.0, dice=MIWIN, lab=lab).confidence < DEFAULT.sure
 
 
+def test_a_counted_face_seen_with_its_side_face_is_sure_and_one_off_its_middle_is_not():
+    """A face of 7-9 pips is read by counting, its pips' middle near the face's middle. A die
+    away from the camera's axis shows a side face beside its top, and the square found takes
+    some of it in, its middle 0.1-0.18 of a side off the top's (renders, issue 38): still
+    sure. Pips a third of a side off the square's middle are no whole face."""
+    import cv2
+
+    from vision.config import DEFAULT
+    from vision.face import _read_face
+
+    def read(dx, dy=0):
+        img = _face(MIWIN.layout, 9, (200, 60, 20), side=60, pad=40)
+        img[40:100 + dy, 100:100 + dx] = img[100:100 + dy, 40:100 + dx] = (120, 150, 170)  # side faces
+        face = np.zeros(img.shape[:2], np.uint8)
+        face[40 + dy:100 + dy, 40 + dx:100 + dx] = 255  # the square found, (dx, dy) px off the top face
+        lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+        dist = np.linalg.norm(lab.astype(np.float32) - lab[48, 48].astype(np.float32), axis=2)
+        pips = ((dist > 42) & (face > 0) & (img != (120, 150, 170)).any(axis=2)).astype(np.uint8) * 255
+        return _read_face(face, pips, (0, 0), DEFAULT, None, 60.0, dice=MIWIN, lab=lab)
+
+    for dx in (0, 9):  # 9 px: 0.15 of a side
+        assert (read(dx).value, read(dx).die) == (9, "blue") and read(dx).confidence >= DEFAULT.sure
+    off = read(9, 9)  # 0.21 of a side off: no pip cut, but no whole face's middle
+    assert off.value == 9 and off.confidence < DEFAULT.sure
+
+
 def test_the_trays_pipeline_reads_loose_miwin_dice_when_given_their_set():
     """The die finder for loose dice and the face stage take the set as data: Miwin's
     dice thrown on a plain table are read by the same pipeline as Durchmarsch's."""

@@ -275,7 +275,7 @@ def _counted_fit(pips, face: np.ndarray, side: float, config: ReaderConfig) -> f
     costs 0.35), of a pip's size for the face (about 0.08 of its side across:
     else 0.3), and point symmetry (their middle within
     ``config.faces.counted_off_centre`` of a side from the face's middle:
-    else 0.5). Measured on mock Fenn scenes (benchmarks/fenn_camera.py).
+    else 0.5). Measured on mock Fenn scenes and renders (benchmarks/fenn_camera.py).
     """
     fit = 1.0
     areas = [p[2] for p in pips]
