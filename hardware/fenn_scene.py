@@ -420,7 +420,8 @@ class FennScene:
         die's colour a hand is moving (over it, the die between fields), or
         None. ``lifted``: a die's colour that is held above its field (0.6-1 field up). ``stray``: a
         stray d6 on the table (None: drawn from ``seed``, one frame in four, one stray in five a wooden
-        d6 of the set's size and pips; ``"set"``: such a one).
+        d6 of the set's size and pips; ``"set"``: such a one; ``"small"``: a wooden d6 with the set's
+        black pips, 0.8 of its size, as a 16 mm d6 beside 20 mm dice).
         Returns the frame (``H×W×3 uint8 BGR``) and the truth: one dict per die
         seen (``colour`` blue, red, black or ``"stray"``, ``value``, ``field`` or
         None, ``center`` px of its top face)."""
@@ -480,9 +481,10 @@ class FennScene:
                 # the renders (fenn-00149: it stood for the black die, a 2 not found): from a generator of
                 # its own, so that the other frames are drawn as before.
                 like = np.random.default_rng(None if seed is None else (seed, 149))
-                own = stray == "set" or stray is None and like.random() < 0.2
+                own = stray in ("set", "small") or stray is None and like.random() < 0.2
                 if own:
-                    d, body, pip = side * like.uniform(0.97, 1.03), _col(like, self.body, 10), self.pips["black"]
+                    d = side * (0.8 if stray == "small" else like.uniform(0.97, 1.03))
+                    body, pip = _col(like, self.body, 10), self.pips["black"]
                     at = self._free(like, taken, d * 0.75, (0.2, 4.0)) or at
                 mid = self._die(img, *at, ang, d, value, pip, body, PIP_LAYOUT, look=sides, grain=self.grain and own)
                 truth.append({"colour": "stray", "value": value, "field": None,

@@ -123,6 +123,25 @@ def test_a_black_2_beside_a_stray_d6_like_the_sets_dice_is_found_and_never_read_
     assert found >= 16 and plain >= 10
 
 
+def test_a_smaller_d6_with_black_pips_beside_the_black_die_is_a_stray_without_a_doubt():
+    """A wooden d6 with black pips, 0.8 of the set's size (a 16 mm d6 beside 20 mm dice), showing a
+    value the black die also has: its pip pattern is smaller than the set's dice's, the black die's is
+    theirs, so it is reported as a stray and the read stays sure (renders fenn-00095, -00097, -00106,
+    -00185 asked which die was the game's)."""
+    plain = 0
+    for seed in range(40, 52):
+        scene = FennScene(seed=seed)
+        board = BoardArea(tuple(scene.board_corners()), scene.size)
+        frame, truth = scene.frame(blue=(3, 7), red=(6, 4), black=6, seed=seed, stray="small")
+        r = read_fenn(frame, board)
+        got = [(d.colour, d.value, d.field) for d in r.dice]
+        assert not r.sure or got == [("blue", 7, 3), ("red", 4, 6), ("black", 6, None)], seed
+        stray = next(d for d in truth if d["colour"] == "stray")["value"]
+        if 2 <= stray <= 6 and MIWIN.carries("black", stray) and [d.value for d in r.strays] == [stray]:
+            plain += got == [("blue", 7, 3), ("red", 4, 6), ("black", 6, None)] and r.sure
+    assert plain >= 3
+
+
 def test_no_board_in_an_empty_frame_is_a_clear_error():
     with pytest.raises(BoardError, match="no board"):
         find_board(np.full((480, 640, 3), 90, np.uint8))

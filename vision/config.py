@@ -177,6 +177,12 @@ class BoardConfig:
     #: How far (Lab units, lightness counted a third) a die's face may lie from the set's dice's faces
     #: and still be one of them; raising it takes more stray dice for the black die.
     stray_body: float = 22.0
+    #: A stray die beside the board is surely not the black die where its pip pattern (faces of 2-6
+    #: pips, :func:`vision.fenn.pip_scale`) is larger or smaller than the set's dice's on the board by
+    #: more than this share and the black die taken is within it (no doubt which is the game's). The
+    #: black die lay within 0.03 of blue and red on the renders, strays 0.06-0.6 off (issue 38).
+    #: Raising it asks about fewer strays, and tells apart dice of nearer sizes.
+    stray_pattern: float = 0.05
     #: The camera's focal length as a share of the frame's width (the Pi camera v2: 3.04 of 3.68 mm),
     #: to put a die's top face back over where it stands; raising it assumes a narrower view.
     focal: float = 0.826
@@ -213,6 +219,7 @@ class BoardConfig:
                       "field_colour": (2.0, 100.0), "min_fields": (3, 9), "min_lines": (2, 8),
                       "line_contrast": (0.5, 60.0), "pip_depth": (2.0, 200.0),
                       "body_colour": (2.0, 120.0), "stray_size": (0.2, 1.0), "stray_body": (1.0, 200.0),
+                      "stray_pattern": (0.005, 1.0),
                       "focal": (0.2, 5.0), "foreign_colour": (2.0, 200.0), "foreign_area": (0.01, 9.0), "line_seen": (0.0, 1.0),
                       "held_up": (0.05, 5.0), "pip_symmetry": (0.05, 2.0),
                       "no_colour_die": (0.0, 1.0)})

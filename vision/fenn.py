@@ -47,7 +47,7 @@ from .fenn_over import FieldLines, board_plane, something_over
 from .reasons import FennReason
 
 __all__ = ["BoardArea", "FennDie", "FennRead", "FennReason", "BoardError", "find_board", "read_fenn",
-           "held_up", "regular_pattern", "BOARD_FILE"]
+           "held_up", "pip_scale", "regular_pattern", "BOARD_FILE"]
 
 #: The stored board's file name in the data folder.
 BOARD_FILE = "board.json"
@@ -289,6 +289,14 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
     ref = [t for t in seen if t[5] and t[0].colour in ("blue", "red")]
     size = float(np.median([t[4] for t in ref])) if ref else bc.die
     body = np.median([t[1].body for t in ref], axis=0) if ref else None
+    plain = _rigid(to_frame, (w, h), bc.focal) if camera is not None else to_plane
+
+    def scale(t) -> float | None:  # the pip pattern's size, surely read faces only
+        got = pip_scale(t[0].value, t[6], plain, camera, size + (BOARD_THICK if t[5] else 0.0))
+        return got[0] if got is not None and t[0].confidence >= config.sure else None
+
+    scales = [x for x in map(scale, ref) if x is not None]
+    pattern = float(np.median(scales)) if scales else None
 
     def unlike(t) -> float:
         """How unlike the set's dice a die is (0: like them; above 1: another die)."""
@@ -298,6 +306,13 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
             dl, da, db = np.float64(t[1].body) - body
             b = float(np.sqrt((dl / 3) ** 2 + da * da + db * db)) / bc.stray_body
         return max(b, bc.stray_size[1] * size / max(t[4], 1e-6))
+
+    def told_apart(stray, taken) -> bool:
+        """Whether a die set aside as a stray is surely not the game's die ``taken`` in its stead: the
+        taken one's pip pattern is of the set's size and the stray's is not (a d6 with black pips
+        beside the black die; both showing 2-6 pips, the set's dice's pattern known). Only lifts the
+        doubt: through a board found askew the patterns differ more, and the doubt stays."""
+        return taken is not None and scale(taken) is not None and not off_set(taken) and off_set(stray)
 
     found, strays, spread = [], [], []
     def the_games(t) -> bool:
@@ -311,16 +326,24 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
     # first: a die of a taken die's colour beside the board is a stray, and a doubt only when it might
     # be the game's instead (F14: the black die lies anywhere beside the board).
     certain: set = set()
-    for t in sorted(seen, key=lambda t: (not the_games(t), not dice.carries(t[0].colour, t[0].value), unlike(t))):
+    taken: dict = {}
+    def off_set(t) -> bool:  # its pip pattern surely not the set's size (see told_apart)
+        a = scale(t)
+        return pattern is not None and a is not None and abs(a / pattern - 1) > bc.stray_pattern
+
+    for t in sorted(seen, key=lambda t: (not the_games(t), not dice.carries(t[0].colour, t[0].value), off_set(t),
+                                         unlike(t))):
         d, _f, x, y, _s, on, pips = t
         mine = [e for e in found if e.colour == d.colour and d.colour is not None]
         if not on and (unlike(t) > 1 and not the_games(t) or d.colour in ("blue", "red", "black") and mine):
             strays.append(replace(d, colour=None, field=None))  # a stray d6 (or a second, less like the set)
-            if the_games(t) or unlike(t) <= 1 and dice.carries(d.colour, d.value) and d.colour not in certain:
+            if the_games(t) or unlike(t) <= 1 and dice.carries(d.colour, d.value) and d.colour not in certain \
+                    and not told_apart(t, taken.get(d.colour)):
                 reasons.add(FennReason.COLOURS)  # as like the set as the one taken: which is the game's?
             continue
         if the_games(t):
             certain.add(d.colour)
+        taken.setdefault(d.colour, t)
         on_board = 0 <= y <= 1 and 0 <= x < 9
         # Blue and red stand on the board (F2): one a little beyond its side or end overhangs it (or the
         # board was found or touched a little off) and stands on the field beside it.
@@ -350,7 +373,7 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
         reasons.add(FennReason.MISSING_DIE)
     lines = FieldLines(frame, to_frame, [t[1] for t in seen])
     if something_over(plane, lines, bc) or camera is not None and \
-            held_up(spread, _rigid(to_frame, (w, h), bc.focal), camera, size,
+            held_up(spread, plain, camera, size,
                     tilt=lines.tilt()) > 1 + bc.held_up * _lift(camera, size):
         reasons.add(FennReason.FOREIGN)  # a hand, a cup over the board, or a die held up (in mid-move)
     wrong = [d for d in out if d.colour and not dice.carries(d.colour, d.value)]
@@ -383,21 +406,34 @@ def held_up(dice, to_plane, camera, size: float, thick: float = BOARD_THICK, til
     back by ``tilt x + 1`` (``x``: where it stands, fields)."""
     if camera is None:
         return 1.0
-    D = camera[1]
     spans = []
     for d, pips, on_board in dice:
-        if not 2 <= d.value <= 6 or len(pips) != d.value:
-            continue
-        ref = np.float64(PIP_LAYOUT[d.value])
-        q = cv2.perspectiveTransform(np.float32([pips]), to_plane)[0].astype(np.float64)
-        rms = np.sqrt(((q - q.mean(axis=0)) ** 2).sum(axis=1).mean())
-        rms_ref = np.sqrt(((ref - ref.mean(axis=0)) ** 2).sum(axis=1).mean())
-        z = size + (thick if on_board else 0.0)
-        spans.append(rms / rms_ref * (D - z) / D * (tilt * float(q[:, 0].mean()) + 1))
+        got = pip_scale(d.value, pips, to_plane, camera, size + (thick if on_board else 0.0))
+        if got is not None:
+            spans.append(got[0] * (tilt * got[1] + 1))
     if len(spans) < 2:
         return 1.0
     spans.sort()
     return spans[-1] / float(np.median(spans[:-1]))
+
+
+def pip_scale(value: int, pips, to_plane, camera, z: float) -> tuple[float, float] | None:
+    """How large a face's pip pattern is, put back to the board's height: ``(scale, x)``, ``scale`` the
+    pips' spread on the board's plane (``to_plane``: frame px → fields) over their layout's in fenn.md
+    (``PIP_LAYOUT``, ±1 a quarter side: a die of 1 field shows 0.25), times ``(D - z) / D`` for a face
+    ``z`` fields above the board seen from ``D`` (``camera`` from :func:`vision.fenn_dice.camera_of`;
+    None: not put back); ``x`` where the face stands along the board, fields. None unless the face
+    shows 2-6 pips (``pips``: N×2 frame px, one a pip), the values whose layout is documented: the
+    size of a die's pattern is measured within a few hundredths (renders, issue 38), its outline's
+    within a fifth."""
+    if not 2 <= value <= 6 or len(pips) != value:
+        return None
+    ref = np.float64(PIP_LAYOUT[value])
+    q = cv2.perspectiveTransform(np.float32([pips]), to_plane)[0].astype(np.float64)
+    rms = np.sqrt(((q - q.mean(axis=0)) ** 2).sum(axis=1).mean())
+    rms_ref = np.sqrt(((ref - ref.mean(axis=0)) ** 2).sum(axis=1).mean())
+    height = 1.0 if camera is None else (camera[1] - z) / camera[1]
+    return float(rms / rms_ref * height), float(q[:, 0].mean())
 
 
 def _lift(camera, size: float, thick: float = BOARD_THICK) -> float:
