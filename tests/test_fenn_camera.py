@@ -142,6 +142,28 @@ def test_a_smaller_d6_with_black_pips_beside_the_black_die_is_a_stray_without_a_
     assert plain >= 3
 
 
+def test_the_table_along_a_side_of_a_board_taken_a_little_wide_is_nothing_over_it():
+    """A board whose one long side was found (or touched) 0.4 of a field out shows a strip of the
+    table along that side: no hand nor cup, the read is not doubted for it; a hand reaching over
+    the same board still is (renders: the board's edge or the table along a side made 7 still
+    scenes ask)."""
+    from dataclasses import replace
+
+    from vision.config import DEFAULT, ReaderConfig
+
+    strict = replace(ReaderConfig(), board=replace(DEFAULT.board, foreign_edge=0.0))
+    for seed in (61, 62, 63):
+        scene = FennScene(seed=seed, table="light wood", board="black")
+        c = np.float64(scene.board_corners())
+        wide = [c[0], c[1], c[1] + 1.4 * (c[2] - c[1]), c[0] + 1.4 * (c[3] - c[0])]
+        board = BoardArea(tuple(map(tuple, wide)), scene.size)
+        frame, _ = scene.frame(blue=(3, 7), red=(6, 4), black=6, seed=seed, stray=False)
+        assert FennReason.FOREIGN not in read_fenn(frame, board).reasons, seed
+        assert FennReason.FOREIGN in read_fenn(frame, board, config=strict).reasons, seed  # the strip, seen
+        held, _ = scene.frame(blue=(3, 7), red=(6, 4), black=6, seed=seed, stray=False, hand="red")
+        assert FennReason.FOREIGN in read_fenn(held, board).reasons, seed
+
+
 def test_no_board_in_an_empty_frame_is_a_clear_error():
     with pytest.raises(BoardError, match="no board"):
         find_board(np.full((480, 640, 3), 90, np.uint8))

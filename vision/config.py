@@ -204,6 +204,11 @@ class BoardConfig:
     #: The least area (fields²) of such a part to be something over the board; raising it overlooks
     #: fingers, lowering it may take a die's shadow for a hand.
     foreign_area: float = 0.3
+    #: Such a region along one of the board's long sides, no wider across the board than this many
+    #: fields, is the board's edge or the table beyond a side found a little inside (renders: 0.15-0.35);
+    #: a hand or a cup reaching over the board covered 0.55 of its width or more. Raising it takes
+    #: wider strips along a side for the board's edge.
+    foreign_edge: float = 0.35
     #: How much a line between fields must stand out (a share of the median line) to be seen: one
     #: seen less, where no die stands, is hidden by something over the board; lines seen through a
     #: part of the board lighter than it make that part a lamp's shine on the board, not something
@@ -221,6 +226,7 @@ class BoardConfig:
                       "body_colour": (2.0, 120.0), "stray_size": (0.2, 1.0), "stray_body": (1.0, 200.0),
                       "stray_pattern": (0.005, 1.0),
                       "focal": (0.2, 5.0), "foreign_colour": (2.0, 200.0), "foreign_area": (0.01, 9.0), "line_seen": (0.0, 1.0),
+                      "foreign_edge": (0.0, 1.0),
                       "held_up": (0.05, 5.0), "pip_symmetry": (0.05, 2.0),
                       "no_colour_die": (0.0, 1.0)})
         lo, hi = self.square_area if len(self.square_area) == 2 else (1.0, 1.0)

@@ -31,7 +31,9 @@ def something_over(lab, lines: "FieldLines", config: BoardConfig) -> bool:
     and numbers (thin) opened away, each die's square and its shadow left out (``lines.free``); or a
     line between fields hidden where no die stands (:meth:`FieldLines.hidden`). A region lighter
     than the board through which the lines between fields still show (``config.line_seen``) is a
-    lamp's shine on the board, not something over it. ``lab``: the board from :func:`board_plane`;
+    lamp's shine on the board, not something over it; one along a long side no wider across than
+    ``config.foreign_edge`` of a field is the board's edge or the table beside it (a hand or a cup
+    over the board covers more of its width). ``lab``: the board from :func:`board_plane`;
     ``lines``: the board's lines between fields (:class:`FieldLines`)."""
     res = _RES
     H, W = lab.shape[:2]
@@ -48,6 +50,9 @@ def something_over(lab, lines: "FieldLines", config: BoardConfig) -> bool:
     for i in range(1, n):
         if stats[i, cv2.CC_STAT_AREA] < config.foreign_area * res * res:
             continue
+        top, tall = stats[i, cv2.CC_STAT_TOP], stats[i, cv2.CC_STAT_HEIGHT]
+        if (top == 0 or top + tall == H) and tall <= config.foreign_edge * res:
+            continue  # a strip along one side: the board's edge, or the table beyond a side found inside it
         region = labels == i
         if float(np.mean(lab[region][:, 0] - colour[0])) > 0 and lines.seen_through(region, config.line_seen):
             continue  # a shine: lighter, and the lines show through it
