@@ -211,9 +211,9 @@ class BoardConfig:
     foreign_edge: float = 0.35
     #: How much a line between fields must stand out (a share of the median line) to be seen: one
     #: seen less, where no die stands, is hidden by something over the board; lines seen through a
-    #: part of the board lighter than it make that part a lamp's shine on the board, not something
-    #: over it (:func:`vision.fenn_over.something_over`). Raising it takes more boards for hidden, and
-    #: fewer shines for shines.
+    #: part of the board lighter or darker than it make that part a lamp's shine or a shadow on the
+    #: board, not something over it (:func:`vision.fenn_over.something_over`). Raising it takes more
+    #: boards for hidden, and fewer shines and shadows for what they are.
     line_seen: float = 0.3
 
     def __post_init__(self):

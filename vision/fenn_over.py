@@ -2,8 +2,9 @@
 plane away from the dice (:func:`something_over`). The reader (:func:`vision.fenn.read_fenn`) then
 doubts the read with :attr:`vision.reasons.FennReason.FOREIGN`.
 
-Two cues: a part of the board unlike its colour, larger than fingers; and a line between fields
-hidden where no die stands while the others are seen (something of the board's own colour).
+Two cues: a part of the board unlike its colour, larger than fingers, through which the lines
+between fields do not show (a shine or a shadow lets them); and a line between fields hidden where
+no die stands while the others are seen (something of the board's own colour).
 """
 
 from __future__ import annotations
@@ -30,8 +31,9 @@ def something_over(lab, lines: "FieldLines", config: BoardConfig) -> bool:
     at least ``config.foreign_area`` fields² unlike the board's colour, the board's lines, stitching
     and numbers (thin) opened away, each die's square and its shadow left out (``lines.free``); or a
     line between fields hidden where no die stands (:meth:`FieldLines.hidden`). A region lighter
-    than the board through which the lines between fields still show (``config.line_seen``) is a
-    lamp's shine on the board, not something over it; one along a long side no wider across than
+    or darker than the board through which the lines between fields still show
+    (``config.line_seen``) is a lamp's shine or a shadow on the board, not something over it (a
+    region with no line under it cannot show that, and counts); one along a long side no wider across than
     ``config.foreign_edge`` of a field is the board's edge or the table beside it (a hand or a cup
     over the board covers more of its width). ``lab``: the board from :func:`board_plane`;
     ``lines``: the board's lines between fields (:class:`FieldLines`)."""
@@ -54,8 +56,8 @@ def something_over(lab, lines: "FieldLines", config: BoardConfig) -> bool:
         if (top == 0 or top + tall == H) and tall <= config.foreign_edge * res:
             continue  # a strip along one side: the board's edge, or the table beyond a side found inside it
         region = labels == i
-        if float(np.mean(lab[region][:, 0] - colour[0])) > 0 and lines.seen_through(region, config.line_seen):
-            continue  # a shine: lighter, and the lines show through it
+        if lines.seen_through(region, config.line_seen):
+            continue  # a shine or a shade: the lines show through it
         return True
     return False
 
