@@ -188,6 +188,17 @@ def test_a_shade_over_the_board_with_its_lines_showing_is_no_thing_over_it():
         assert FennReason.FOREIGN in read_fenn(sleeve, board).reasons, seed
 
 
+def test_a_blue_2_whose_side_shows_its_pips_beside_one_is_found():
+    """A 2's pips lie too far apart to group; a side face's squashed pip beside one of them, grouped
+    with it, left it no lone pip to pair (mock scenes: six blue 2s missing, and scene 135 here)."""
+    for seed in range(130, 141):
+        scene = FennScene(seed=seed)
+        board = BoardArea(tuple(scene.board_corners()), scene.size)
+        frame, _ = scene.frame(blue=(1, 2), red=(5, 4), black=6, seed=seed, stray=False)
+        blue = read_fenn(frame, board).die("blue")
+        assert blue is not None and (blue.value, blue.field) == (2, 1), seed
+
+
 def test_no_board_in_an_empty_frame_is_a_clear_error():
     with pytest.raises(BoardError, match="no board"):
         find_board(np.full((480, 640, 3), 90, np.uint8))

@@ -275,8 +275,10 @@ def _twos(pts: np.ndarray, areas: np.ndarray, groups: list[list[int]], side: flo
     of their size on the square face whose diagonal they lie on (a larger face's pips are grouped
     already; a side's pips seen at a slant lie beside it). A 2's
     pips lie farther apart than the links that group pips, so each was a group of its own. A pip may
-    be in several pairs, the nearest a 2's spacing first: the first whose face is seen is the die."""
-    lone = [g[0] for g in groups if len(g) == 1]
+    be in several pairs, the nearest a 2's spacing first: the first whose face is seen is the die.
+    A pip grouped only with smaller ones (a side's pips, squashed, beside it: :func:`_like`) is lone."""
+    tops = [_like(areas, g, _pip_area(areas, g)) for g in groups]  # a side's squashed pip beside one is none
+    lone = [t[0] for t in tops if len(t) == 1]
     if len(lone) < 2:
         return []
     p = pts[lone]
