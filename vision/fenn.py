@@ -298,6 +298,11 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
     scales = [x for x in map(scale, ref) if x is not None]
     pattern = float(np.median(scales)) if scales else None
 
+    def off_set(t) -> bool:
+        """Whether a die's pip pattern is surely not of the set's size (``bc.stray_pattern`` off)."""
+        a = scale(t)
+        return pattern is not None and a is not None and abs(a / pattern - 1) > bc.stray_pattern
+
     def unlike(t) -> float:
         """How unlike the set's dice a die is (0: like them; above 1: another die)."""
         if body is None:
@@ -326,11 +331,7 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
     # first: a die of a taken die's colour beside the board is a stray, and a doubt only when it might
     # be the game's instead (F14: the black die lies anywhere beside the board).
     certain: set = set()
-    taken: dict = {}
-    def off_set(t) -> bool:  # its pip pattern surely not the set's size (see told_apart)
-        a = scale(t)
-        return pattern is not None and a is not None and abs(a / pattern - 1) > bc.stray_pattern
-
+    taken: dict = {}  # colour -> the die taken for it
     for t in sorted(seen, key=lambda t: (not the_games(t), not dice.carries(t[0].colour, t[0].value), off_set(t),
                                          unlike(t))):
         d, _f, x, y, _s, on, pips = t
