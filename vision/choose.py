@@ -246,10 +246,10 @@ def _read_blob(blob, side, min_area, config: ReaderConfig, long_side: int, die_s
         per += [[d for d in got if d.value > 1] for got in swapped]
     if calibrated and side and 0.5 * side * side <= area <= 4 * side * side and config.faces.hat_level > 0 and unsure():
         # A glossy die's sheen is as light as its pips over part of its face, so no level of the blob parts
-        # them: its pips are read again as what stands out from the face round them (a top-hat or black-hat
-        # of a disc wider than a pip), in the candidates' faces and in the blob's whole outline. A pip lost in
-        # the sheen leaves a smaller face (a three's corners are a two): read so, never sure alone; the
-        # classifier may confirm it (``vision.learned._rejudge``).
+        # them: in a blob of half to four dice' area, its pips are read again as what stands out from the face
+        # round them (a top-hat or black-hat of a disc wider than a pip), in the candidates' faces and in the
+        # blob's whole outline. A pip lost in the sheen leaves a smaller face (a three's corners are a two):
+        # read so, never sure alone; the classifier may confirm it (``vision.learned._rejudge``).
         faces = [masks for masks, _ in cands] + [[_fill_holes(comp)]]
         # Only faces read surely so (pips of one size in a face's pattern) are taken: a side face's dash and a
         # pip, read loosely as a two, would stand in the way of the classifier's search there.
