@@ -409,6 +409,54 @@ def _blob_faces(gray: np.ndarray, comp: np.ndarray, min_area: float, *, flipped:
     return out
 
 
+def hat_pips(gray: np.ndarray, comp: np.ndarray, side: float, config: ReaderConfig = DEFAULT) -> list[np.ndarray]:
+    """Pip masks of a blob by what stands out locally: ``[light pips, dark pips]``, each ``H×W uint8`` 0/255
+    within ``comp`` (the blob, ``H×W uint8``) of ``gray`` (``H×W uint8``, its crop), for dice of ``side`` px.
+
+    Each is a top-hat (light pips) or black-hat (dark pips) with a disc ``config.faces.hat_disc`` side across
+    (wider than a pip, about 0.2 side; narrower than the face), over ``config.faces.hat_level`` of its
+    strongest response in the blob (the 99.5th percentile: the pips'), and at least
+    ``config.faces.pip_contrast`` / 4. A glossy die's sheen, broad and lighter than the rest of its face,
+    takes in its light pips at any one level of the blob; it stands out from nothing a disc's width round
+    it, and its pips do. Beyond the blob counts as lighter (darker) than anything in it, so the blob's own
+    edge against the felt does not stand out."""
+    inside = comp > 0
+    if not inside.any():
+        return []
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, round(config.faces.hat_disc * side)) | 1,) * 2)
+    out = []
+    for op, beyond in ((cv2.MORPH_TOPHAT, 255), (cv2.MORPH_BLACKHAT, 0)):
+        # Beyond the blob the picture is as light (dark) as can be: its edge against the felt stands out from
+        # nothing, only what stands out within it.
+        resp = cv2.morphologyEx(np.where(inside, gray, np.uint8(beyond)), op, disc)
+        level = max(config.faces.hat_level * float(np.percentile(resp[inside], 99.5)), config.faces.pip_contrast / 4)
+        out.append(_glints_cut(((resp > level) & inside).astype(np.uint8) * 255, config.faces.glint_cut * side))
+    return out
+
+
+def _glints_cut(holes: np.ndarray, width: float) -> np.ndarray:
+    """``holes`` (``H×W uint8`` 0/255, a face's pip-class parts) with each part that is no round pip (its box
+    or its fill under 0.45 of a square's) opened with a disc ``width`` px across: a glint on a glossy die is as
+    light as its pips, and a streak of it along the face runs into a pip, which then is no round blob and was
+    lost (red and black dice of the renders, their twos and fours read as ones and twos). The streak, narrower
+    than the disc, goes; a round pip, wider, stays. Round parts are left as they are."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=8)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, round(width)) | 1,) * 2)
+    out = holes
+    for i in range(1, n):
+        x, y, bw, bh, a = stats[i]
+        if min(bw, bh) / max(bw, bh) >= 0.45 and a / float(bw * bh) >= 0.45:
+            continue
+        if out is holes:
+            out = holes.copy()
+        part = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8) * 255
+        opened = cv2.morphologyEx(cv2.copyMakeBorder(part, 2, 2, 2, 2, cv2.BORDER_CONSTANT, value=0),
+                                  cv2.MORPH_OPEN, disc)[2:-2, 2:-2]
+        region = out[y:y + bh, x:x + bw]
+        region[part > 0] = opened[part > 0]
+    return out
+
+
 def _otsu(vals: np.ndarray) -> float:
     thr, _ = cv2.threshold(vals.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     return float(thr)

@@ -24,6 +24,7 @@ from .candidates import (
     _ragged_hull,
     _split_touching,
     _wholly_inside,
+    hat_pips,
     in_shade,
     shadow_of,
 )
@@ -243,6 +244,20 @@ def _read_blob(blob, side, min_area, config: ReaderConfig, long_side: int, die_s
         flipped = _blob_faces(gray_blob, comp, min_area, flipped=True)
         swapped = _read_candidates(flipped, offset, side, config, long_side, known, dice_set, lab_blob, calibrated)
         per += [[d for d in got if d.value > 1] for got in swapped]
+    if calibrated and side and 0.5 * side * side <= area <= 4 * side * side and config.faces.hat_level > 0 and unsure():
+        # A glossy die's sheen is as light as its pips over part of its face, so no level of the blob parts
+        # them: in a blob of half to four dice' area, its pips are read again as what stands out from the face
+        # round them (a top-hat or black-hat of a disc wider than a pip), in the candidates' faces and in the
+        # blob's whole outline. A pip lost in the sheen leaves a smaller face (a three's corners are a two):
+        # read so, never sure alone; the classifier may confirm it (``vision.learned._rejudge``).
+        faces = [masks for masks, _ in cands] + [[_fill_holes(comp)]]
+        # Only faces read surely so (pips of one size in a face's pattern) are taken: a side face's dash and a
+        # pip, read loosely as a two, would stand in the way of the classifier's search there.
+        per += [[replace(d, confidence=min(d.confidence, config.faces.hat_most)) for d in got
+                 if d.value > 1 and d.confidence >= config.sure_confidence and not d.doubts]
+                for got in _read_candidates([(masks, pips) for pips in hat_pips(gray_blob, comp, side, config)
+                                             for masks in faces], offset, side, config, long_side, known,
+                                            dice_set, lab_blob, calibrated)]
     # A calibrated tray was measured with its dice standing out whole, so its
     # ragged specks are not re-read.
     hull = None if calibrated else _ragged_hull(comp)

@@ -79,6 +79,20 @@ class FaceConfig:
     #: never sure (a d6's opposite corners: about 0.7; a four and a near camera's side-face pips beside it,
     #: a six's pattern whitened, about 0.9). Raising it doubts fewer faces.
     pip_span: float = 0.85
+    #: In a calibrated tray, a blob read unsurely has its pips read again as what stands out from a disc this
+    #: share of the side across round them (:func:`vision.candidates.hat_pips`; a pip is about 0.2 side across).
+    #: Raising it takes in broader light or dark parts (a sheen's edge, a face's corner) as pips.
+    hat_disc: float = 0.4
+    #: ... a part of those pips that is no round blob is opened with a disc this share of the side across (a
+    #: glint's streak run into a pip on a glossy die is a few px wide): what is narrower goes. Raising it cuts
+    #: wider streaks, and near a pip's width (0.2) pips too; 0 never.
+    glint_cut: float = 0.1
+    #: ... over this share of the strongest response in the blob (its pips'); raising it finds fewer, surer
+    #: pips (faint ones lost); 0 never reads them so.
+    hat_level: float = 0.5
+    #: ... and read at most this confident (under the sure threshold: never sure alone, the classifier may
+    #: confirm it); raising it to 1 lets such a face be sure by itself.
+    hat_most: float = 0.79
     #: The widest circle inside a square face over its side; raising it makes ``Die.inner`` smaller.
     inscribed: float = 0.95
     #: The confidence shown for a face with a loose fit or seen as a side face (it is doubted).
@@ -98,7 +112,8 @@ class FaceConfig:
         _check(self, {"side_slant": (0.0, 1.0), "front_slant": (0.0, 1.0), "slant_error": (0.0, 1.0),
                       "top_pip_least": (0.0, 0.1), "pip_contrast": (1, 255), "inscribed": (0.5, 1.0),
                       "not_sure_most": (0.0, 1.0), "counted_off_centre": (0.0, 0.5), "counted_spread": (1.0, 4.0),
-                      "two_apart": (0.0, 1.5), "corners_apart": (0.0, 1.5), "part_size": (0.0, 2.0), "pip_span": (0.3, 2.0)})
+                      "two_apart": (0.0, 1.5), "corners_apart": (0.0, 1.5), "part_size": (0.0, 2.0), "pip_span": (0.3, 2.0),
+                      "glint_cut": (0.0, 0.3), "hat_disc": (0.2, 1.0), "hat_level": (0.0, 1.0), "hat_most": (0.0, 1.0)})
 
 
 @dataclass(frozen=True)

@@ -278,7 +278,10 @@ def read_throw(
         out += band
     reasons = []
     # The learned classifier looks at the median size of the dice read.
-    learned_side = float(np.median([d.size for d in out])) if learned and out else 0.0
+    # In a calibrated tray, each die by the smaller of its box and its inscribed size (``Die.inner``): a face
+    # read with its side faces and shadow (a glossy die's whole outline) is no larger die for the search.
+    learned_side = float(np.median([min(d.size, d.inner or d.size) if die_size else d.size for d in out])) \
+        if learned and out else 0.0
     if learned and not out and unexplained and side:
         # Nothing read, but something die-sized is there (dark dice with red
         # pips on a light table): the classifier looks for dice of the size
