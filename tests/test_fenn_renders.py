@@ -59,7 +59,8 @@ def test_the_board_found_in_a_render_is_the_board_or_none():
     """``find_board`` on each render fixture's frame alone: it finds the board within a quarter field on
     most, and where it finds none the players touch the ends; it never takes a strip of the table for
     the board (with dice hiding the lines at an end, never one field off: the reads would be sure of
-    wrong fields)."""
+    wrong fields; fenn-00038's strip, one field off onto the table, is slid back by where the board's
+    sides show)."""
     labels = _labels()
     found = []
     for name, label in labels.items():

@@ -265,10 +265,40 @@ def find_strip(frame: np.ndarray, config: BoardConfig) -> np.ndarray | None:
     pts = np.array([[start, 0.6 * q], [start + 9 * field, 0.6 * q], [start + 9 * field, 1.6 * q],
                     [start, 1.6 * q]])
     corners = (A[:, :2] @ pts.T).T + A[:, 2]
-    corners = corners / k
+    corners = _slid(frame, corners / k)
     for _ in range(3):
         corners = refine(frame, corners)
     return corners
+
+
+def _slid(frame: np.ndarray, corners: np.ndarray, res: int = 20) -> np.ndarray:
+    """The corners (as :func:`refine` takes them) slid one field along the board where its two long
+    sides show beyond one end and not within the other: the comb of field lines fits one field off as
+    well where dice hide the lines near an end, and the strip then reaches onto the table at one end
+    (no sides there) and leaves field 1 or 9 out at the other (its sides seen). A field's sides: the
+    edge along the board at each side, the weaker of the two, its median over the field."""
+    m = 2
+    src = np.float32(corners)
+    dst = np.float32([[m, 1], [9 + m, 1], [9 + m, 2], [m, 2]]) * res
+    H = cv2.getPerspectiveTransform(src, dst)
+    plane = cv2.warpPerspective(frame, H, ((9 + 2 * m) * res, 3 * res), flags=cv2.INTER_AREA)
+    L = cv2.GaussianBlur(cv2.cvtColor(plane, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32), (3, 3), 0)
+    gy = np.abs(np.diff(L, axis=0))
+    near = lambda row: gy[row - 2:row + 2].max(axis=0)  # noqa: E731
+    sides = np.minimum(near(res), near(2 * res))
+    field = [float(np.median(sides[(m + f) * res + res // 5:(m + f + 1) * res - res // 5])) for f in range(-m, 9 + m)]
+    inner = np.median(field[m + 2:m + 7])  # the board's own sides, away from its ends
+    seen = [v >= 0.5 * inner for v in field]
+    a, b = seen[m], seen[m + 8]  # the strip's first and last field
+    before, after = seen[m - 1], seen[m + 9]  # one field beyond each end
+    if not a and after and b and not before:
+        d = 1
+    elif not b and before and a and not after:
+        d = -1
+    else:
+        return corners
+    moved = np.float32([[[m + d, 1], [9 + m + d, 1], [9 + m + d, 2], [m + d, 2]]]) * res
+    return cv2.perspectiveTransform(moved, np.linalg.inv(H))[0].astype(np.float64)
 
 
 def refine(frame: np.ndarray, corners: np.ndarray, res: int = 40) -> np.ndarray:
