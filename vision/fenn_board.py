@@ -271,6 +271,17 @@ def find_strip(frame: np.ndarray, config: BoardConfig) -> np.ndarray | None:
     return corners
 
 
+def _straightened(frame: np.ndarray, corners: np.ndarray, res: int, along: float, across: float, flags: int):
+    """The board's plane at ``res`` px a field with ``along`` fields beyond each end and ``across`` beside
+    each side: ``(H, L)``, ``H`` the homography from frame px (``corners`` as :func:`refine` takes them)
+    to the plane's px, ``L`` its lightness (Lab L, float32, a 3×3 Gaussian blur). ``flags``: the warp's
+    interpolation."""
+    dst = np.float32([[along, across], [9 + along, across], [9 + along, 1 + across], [along, 1 + across]]) * res
+    H = cv2.getPerspectiveTransform(np.float32(corners), dst)
+    plane = cv2.warpPerspective(frame, H, (int((9 + 2 * along) * res), int((1 + 2 * across) * res)), flags=flags)
+    return H, cv2.GaussianBlur(cv2.cvtColor(plane, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32), (3, 3), 0)
+
+
 def _slid(frame: np.ndarray, corners: np.ndarray, res: int = 20) -> np.ndarray:
     """The corners (as :func:`refine` takes them) slid one field along the board where its two long
     sides show beyond one end and not within the other: the comb of field lines fits one field off as
@@ -278,11 +289,7 @@ def _slid(frame: np.ndarray, corners: np.ndarray, res: int = 20) -> np.ndarray:
     (no sides there) and leaves field 1 or 9 out at the other (its sides seen). A field's sides: the
     edge along the board at each side, the weaker of the two, its median over the field."""
     m = 2
-    src = np.float32(corners)
-    dst = np.float32([[m, 1], [9 + m, 1], [9 + m, 2], [m, 2]]) * res
-    H = cv2.getPerspectiveTransform(src, dst)
-    plane = cv2.warpPerspective(frame, H, ((9 + 2 * m) * res, 3 * res), flags=cv2.INTER_AREA)
-    L = cv2.GaussianBlur(cv2.cvtColor(plane, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32), (3, 3), 0)
+    H, L = _straightened(frame, corners, res, m, 1, cv2.INTER_AREA)
     gy = np.abs(np.diff(L, axis=0))
     near = lambda row: gy[row - 2:row + 2].max(axis=0)  # noqa: E731
     sides = np.minimum(near(res), near(2 * res))
@@ -305,13 +312,8 @@ def refine(frame: np.ndarray, corners: np.ndarray, res: int = 40) -> np.ndarray:
     """The corners (``4×2`` frame px, in order round the strip, the first two along one long side)
     moved to the board's edges seen on its own straightened plane: each side to the strongest edge
     within a fifth of a field, and the ends to where the comb of the field lines fits best."""
-    src = np.float32(corners)
     m = 0.6
-    dst = np.float32([[m, m], [9 + m, m], [9 + m, 1 + m], [m, 1 + m]]) * res
-    H = cv2.getPerspectiveTransform(src, dst)
-    W, Hh = int((9 + 2 * m) * res), int((1 + 2 * m) * res)
-    plane = cv2.warpPerspective(frame, H, (W, Hh), flags=cv2.INTER_LINEAR)
-    L = cv2.GaussianBlur(cv2.cvtColor(plane, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32), (3, 3), 0)
+    H, L = _straightened(frame, corners, res, m, m, cv2.INTER_LINEAR)
     gy = np.abs(np.diff(L, axis=0))  # edges along the board
     gx = np.abs(np.diff(L, axis=1))  # edges across it
     mid = slice(int((m + 0.5) * res), int((m + 8.5) * res))
