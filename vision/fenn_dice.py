@@ -382,7 +382,7 @@ def _square(lab, pipmask, edges, pts, c, side, config: BoardConfig, alone: bool 
             angle = pr[2] + (45 if min(pr[1]) < 0.3 * max(pr[1]) else 0)
         elif two:  # a 2 of any colour: the square its pips fix, a plain face framed by what is not
             angle = diagonal + 45
-            if not _framed(dist < config.body_colour, pips_in, mid, own, angle):
+            if not _framed(dist < config.body_colour, pips_in, mid, own, angle, edges[y0:y1, x0:x1] > 0):
                 return None
             side = own
         elif alone and _plain_round(dist < config.body_colour, pips_in, mid, side):
@@ -395,12 +395,17 @@ def _square(lab, pipmask, edges, pts, c, side, config: BoardConfig, alone: bool 
     return box.astype(np.float64), float(np.sqrt(rect[1][0] * rect[1][1])), tuple(float(v) for v in body)
 
 
-def _framed(body: np.ndarray, pips: np.ndarray, mid, side: float, angle: float) -> bool:
+def _framed(body: np.ndarray, pips: np.ndarray, mid, side: float, angle: float,
+            edges: np.ndarray | None = None) -> bool:
     """Whether the square of ``side`` px round ``mid`` (px in the window), turned ``angle`` degrees, is
     a die's face: of its body's colour (``body``: mask) within (90 % of it between 0.1 and 0.45 of a
-    side from the middle, pips left out: ``pips`` mask, and 80 % toward each side) and not outside on at least two of its sides
-    (at most 60 % of the band from 0.58 to 0.75 of a side from the middle: a die shows at most two of
-    its sides, which may be of its colour; the table or its shadow shows round the others)."""
+    side from the middle, pips left out: ``pips`` mask, and 80 % toward each side) and bounded.
+    Bounded: not of its colour outside on at least two of its sides (at most 60 % of the band from
+    0.58 to 0.75 of a side from the middle: a die shows at most two of its sides, which may be of its
+    colour; the table or its shadow shows round the others), or outlined on all four: each side not of
+    its colour outside or with an edge (``edges``: mask) along 70 % of its length within 0.4-0.65 of
+    a side from the middle (a wooden die on a wooden table: the face's rounded rim and its shaded
+    sides outline it where the table beyond is of its colour; the renders' fenn-00019)."""
     t = np.radians(angle)
     u, v = np.array([np.cos(t), np.sin(t)]), np.array([-np.sin(t), np.cos(t)])
     ys, xs = np.mgrid[0:body.shape[0], 0:body.shape[1]]
@@ -409,15 +414,22 @@ def _framed(body: np.ndarray, pips: np.ndarray, mid, side: float, angle: float) 
     m = np.maximum(np.abs(a), np.abs(b)) / side
     inner = (m > 0.1) & (m < 0.45) & (pips == 0)
     band = (m > 0.58) & (m < 0.75)
+    rim = (m > 0.4) & (m < 0.65)
     if inner.sum() < 0.1 * side * side or body[inner].mean() < 0.9:
         return False
-    outside = 0
-    for sel in (a > np.abs(b), -a > np.abs(b), b > np.abs(a), -b > np.abs(a)):  # the four sides
+    outside = outlined = 0
+    for sel, along in ((a > np.abs(b), b), (-a > np.abs(b), b), (b > np.abs(a), a), (-b > np.abs(a), a)):
         one, within = band & sel, inner & sel
         if not within.any() or body[within].mean() < 0.8:
             return False  # a side of the square off the face (a pip and a speck of the table beside it)
-        outside += bool(one.any() and body[one].mean() <= 0.6)
-    return outside >= 2
+        out = bool(one.any() and body[one].mean() <= 0.6)
+        outside += out
+        if edges is not None and not out:
+            at = along[rim & sel & edges] / side  # where along the side its outline is seen
+            seen = np.unique(np.floor((at[np.abs(at) < 0.4] + 0.4) * 10)).size
+            out = seen >= 0.7 * 8
+        outlined += out
+    return outside >= 2 or outlined == 4
 
 
 def _plain_round(body: np.ndarray, pips: np.ndarray, mid, side: float) -> bool:
