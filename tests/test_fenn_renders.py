@@ -170,3 +170,11 @@ def test_a_wooden_2_on_a_table_of_its_wood_is_found_by_its_outline():
     assert label["black"]["value"] == 2 and label["table"] == "pine grain"
     assert _got(r) == _want(label) and r.sure
 
+
+def test_a_2s_pip_beside_a_smaller_pip_of_its_side_is_paired():
+    """fenn-00112: one of the black 2's pips is grouped with a pip of its side face, squashed to
+    0.6 of its area; only pips of a 2's likeness (0.75-1.33 times) count against it, so the 2 is found
+    beside the board and the read is exact."""
+    label, r = _read("fenn-00112.jpg")
+    assert label["black"]["value"] == 2
+    assert ("black", 2, None) in _got(r) and _got(r) == _want(label)

@@ -276,9 +276,12 @@ def _twos(pts: np.ndarray, areas: np.ndarray, groups: list[list[int]], side: flo
     already; a side's pips seen at a slant lie beside it). A 2's
     pips lie farther apart than the links that group pips, so each was a group of its own. A pip may
     be in several pairs, the nearest a 2's spacing first: the first whose face is seen is the die.
-    A pip grouped only with smaller ones (a side's pips, squashed, beside it: :func:`_like`) is lone."""
-    tops = [_like(areas, g, _pip_area(areas, g)) for g in groups]  # a side's squashed pip beside one is none
-    lone = [t[0] for t in tops if len(t) == 1]
+    A pip grouped only with smaller ones (a side's pips, squashed, beside it: below 0.75 of its area) is lone
+    (the renders' fenn-00112: a top pip of 16 px² beside a side's of 10), and so is each of two grouped
+    pips of like size: two pips less than 0.4 of a side apart are no face's whole (a 2's lie 0.74 apart),
+    but a top's pip and a side's seen less slanted (the renders' fenn-00150, -00065; mock 2s)."""
+    tops = [[i for i in g if 0.75 * a <= areas[i] <= a / 0.75] for g in groups for a in [_pip_area(areas, g)]]
+    lone = [i for t in tops if len(t) <= 2 for i in t]
     if len(lone) < 2:
         return []
     p = pts[lone]
