@@ -500,7 +500,7 @@ def _read_face(frame, box, back, R, dice: DiceSet, config: ReaderConfig):
     keep[int(P / 2 - half):int(np.ceil(P / 2 + half)), int(P / 2 - half):int(np.ceil(P / 2 + half))] = 1
     face &= keep * 255
     pipmask = ((dist > config.board.pip_contrast) & (face > 0)).astype(np.uint8) * 255
-    die = read_face(face, pipmask, (0, 0), config, None, P / _GROW, dice=dice, lab=lab)
+    die = read_face(face, pipmask, (0, 0), config, None, P / _GROW, dice=dice, lab=lab, found=True)
     if die is not None and die.value >= 6 and not regular_pattern(np.float64(die.pips).reshape(-1, 2),
                                                                  config.board.pip_symmetry):
         grown = _rim_pip(face, pipmask, np.float64(die.pips).reshape(-1, 2), dist, config.board)
