@@ -30,3 +30,17 @@ def test_a_blue_or_red_1_whose_outline_is_shaded_is_read_surely():
         r = read_fenn(frame, board)
         assert [(d.colour, d.value, d.field) for d in r.dice] == [("blue", 1, 3), ("red", 1, 7), ("black", 4, None)]
         assert r.sure == sure, seed
+
+
+def test_a_mark_beside_a_counted_face_is_left_out_and_the_read_asks():
+    """A black 7 read with one mark more (8 marks in no regular pattern: a side's pip or a speck beside
+    the face): the mark whose mirror image through the face's middle holds no pip is left out, the 7
+    left is regular and the black die carries it, so it is read 7 (it was read 8); a pip left out is a
+    guess, so the read asks."""
+    for seed in (48, 52):
+        scene = FennScene(seed=seed)
+        board = BoardArea(tuple(scene.board_corners()), scene.size)
+        frame, _ = scene.frame(blue=(2, 7), red=(8, 9), black=7, seed=seed, stray=False)
+        r = read_fenn(frame, board)
+        assert [(d.colour, d.value, d.field) for d in r.dice] == [("blue", 7, 2), ("red", 9, 8), ("black", 7, None)]
+        assert not r.sure, seed

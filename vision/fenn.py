@@ -509,11 +509,26 @@ def _read_face(frame, box, back, R, dice: DiceSet, config: ReaderConfig):
             if again is not None and again.value == die.value + 1 and \
                     regular_pattern(np.float64(again.pips).reshape(-1, 2), config.board.pip_symmetry):
                 die = again
+    dropped = False
+    if die is not None and die.value >= 7 and not regular_pattern(np.float64(die.pips).reshape(-1, 2),
+                                                                 config.board.pip_symmetry):
+        # One mark more than a regular pattern (a side's pip, a speck beside the face): the value read
+        # without it, when its pips are regular and the die carries it; never sure (renders: a 6 read 7).
+        pips = np.float64(die.pips).reshape(-1, 2)
+        got = _unpaired(pips)
+        if got is not None:
+            cut = pipmask.copy()
+            cv2.circle(cut, tuple(int(round(v)) for v in pips[got[1]]), max(2, int(round(0.3 * got[2]))), 0, -1)
+            again = read_face(face, cut, (0, 0), config, None, P / _GROW, dice=dice, lab=lab, found=True)
+            if again is not None and again.value == die.value - 1 and again.die == die.die and \
+                    dice.carries(again.die, again.value) and \
+                    regular_pattern(np.float64(again.pips).reshape(-1, 2), config.board.pip_symmetry):
+                die, dropped = again, True
     cx, cy = corners.mean(axis=0)
     size = float(np.mean([np.hypot(*(corners[i] - corners[(i + 1) % 4])) for i in range(4)])) / _GROW
     if die is None:
         return FennDie(None, 0, (float(cx), float(cy)), size, None, 0.0), np.zeros((0, 2))
-    confidence = die.confidence if not die.doubts else min(die.confidence, config.faces.not_sure_most)
+    confidence = die.confidence if not (die.doubts or dropped) else min(die.confidence, config.faces.not_sure_most)
     pips = np.float64(die.pips).reshape(-1, 2)
     if die.value > 6 and not regular_pattern(pips, config.board.pip_symmetry):
         confidence = min(confidence, config.faces.not_sure_most)  # pips counted in no regular pattern
@@ -529,20 +544,11 @@ def _rim_pip(face: np.ndarray, pipmask: np.ndarray, pips: np.ndarray, dist: np.n
     face's colour, Lab), the mark is that pip. Patch px throughout."""
     if len(pips) < 6:
         return None
-    gaps = np.linalg.norm(pips[:, None] - pips[None], axis=2)
-    np.fill_diagonal(gaps, np.inf)
-    spacing = float(np.median(gaps.min(axis=1)))
-    # The pattern's middle: of the pips and the midpoints of pairs, the one most pips mirror through.
-    i, j = np.triu_indices(len(pips), 1)
-    middles = np.vstack([pips, (pips[i] + pips[j]) / 2])
-    mirrored = 2 * middles[:, None] - pips[None]  # (middle, pip, xy)
-    paired = np.linalg.norm(mirrored[:, :, None] - pips[None, None], axis=3).min(axis=2) <= 0.35 * spacing
-    best = int(np.argmax(paired.sum(axis=1)))
-    if paired[best].sum() != len(pips) - 1:
+    got = _unpaired(pips)
+    if got is None:
         return None  # one pip lost, and only one
-    mid = middles[best]
-    lone = [pips[k] for k in np.flatnonzero(~paired[best])]
-    m = 2 * mid - lone[0]
+    mid, k, spacing = got
+    m = 2 * mid - pips[k]
     r = max(2, int(round(0.3 * spacing)))
     spot = np.zeros_like(face)
     cv2.circle(spot, (int(round(m[0])), int(round(m[1]))), r, 255, -1)
@@ -553,6 +559,25 @@ def _rim_pip(face: np.ndarray, pipmask: np.ndarray, pips: np.ndarray, dist: np.n
         return None  # no mark there
     mark = (inside & (dist > config.pip_contrast)).astype(np.uint8) * 255
     return cv2.bitwise_or(face, spot), cv2.bitwise_or(pipmask, mark)
+
+
+def _unpaired(pips: np.ndarray):
+    """``(middle, k, spacing)`` where all of ``pips`` (N×2 px) but pip ``k`` pair up through one middle
+    (each one's mirror image within 0.35 of their spacing of another; the middle of the pips and the
+    midpoints of pairs that most pips mirror through), or None where more or none are left alone.
+    ``spacing``: the median distance from a pip to its nearest."""
+    gaps = np.linalg.norm(pips[:, None] - pips[None], axis=2)
+    np.fill_diagonal(gaps, np.inf)
+    spacing = float(np.median(gaps.min(axis=1)))
+    i, j = np.triu_indices(len(pips), 1)
+    middles = np.vstack([pips, (pips[i] + pips[j]) / 2])
+    mirrored = 2 * middles[:, None] - pips[None]  # (middle, pip, xy)
+    paired = np.linalg.norm(mirrored[:, :, None] - pips[None, None], axis=3).min(axis=2) <= 0.35 * spacing
+    best = int(np.argmax(paired.sum(axis=1)))
+    if paired[best].sum() != len(pips) - 1:
+        return None
+    return middles[best], int(np.flatnonzero(~paired[best])[0]), spacing
+
 
 def regular_pattern(pips: np.ndarray, tolerance: float) -> bool:
     """Whether pips counted on a face (``N×2`` px, N ≥ 2) make a regular pattern: every pip's mirror
