@@ -336,6 +336,9 @@ class LearnedConfig:
     #: In a calibrated tray, a die the classifier read as another value is sure when the classical pip test
     #: at its place reads that value too (as a found die, above; :func:`vision.reader.reread_confirmed`); 0 never.
     confirm_reread: int = 1
+    #: In a calibrated tray, a weak reading the classifier left out as no die leaves the read sure when the dice
+    #: left, all sure, make the count due (:func:`vision.reader.read_throw`); 0 never (such a read is asked).
+    no_die_counted: int = 1
     #: A die found is read at these times the side searched, keeping the side surest of a die.
     find_sides: tuple[float, ...] = (1.0, 0.8, 1.25)
     #: Beyond this many places to look at, the scene is too busy to search; raising it searches busier scenes.
@@ -362,7 +365,7 @@ class LearnedConfig:
                       "confirm_sure": unit, "confirm_slanted": unit, "confirm_own_size": (0.1, 10.0),
                       "veto_share": unit, "vetoed_most": unit, "find_value": unit, "find_value_next": unit,
                       "find_die": unit, "confirm_found": (0.0, 1.01), "confirm_reach": (0.3, 1.0),
-                      "confirm_alone": (0.3, 2.0), "confirm_reread": (0, 1),
+                      "confirm_alone": (0.3, 2.0), "confirm_reread": (0, 1), "no_die_counted": (0, 1),
                       "confirm_alone_face": (0.3, 2.0), "find_sides": (0.3, 3.0), "most_crops": (1, 10**6),
                       "search_density": unit,
                       "found_apart": (0.0, 3.0), "on_table": unit, "table_near": (0.0, 255.0),
