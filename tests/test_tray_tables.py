@@ -11,7 +11,7 @@ import pytest
 
 from hardware.render import WIDE_SET, RenderStyle, TrayScene
 from hardware.tray_table import CLUTTER, TABLES, draw_clutter, table
-from vision.calibrate import calibrate, find_tray, measure_dice
+from vision.calibrate import calibrate, find_tray, measure_dice, searched_sizes
 from vision.config import DEFAULT
 from vision.reader import Reader
 from vision.reasons import Reason
@@ -459,3 +459,21 @@ def test_a_reading_the_classifier_left_out_as_no_die_asks_only_when_the_count_is
     asked = Reader(config=strict).read(frame, area=area, expect=len(entry["values"]))
     assert sorted(asked.values) == sorted(entry["values"]) and not asked.sure
     assert Reason.NO_DIE in asked.reasons
+
+
+
+def test_dice_no_read_measured_at_the_size_their_parts_suggest_are_measured_at_the_size_they_agree_with():
+    """A render (``tests/fixtures/renders/unmeasured``: trays-00021, the cache's own file, small translucent
+    dice on red felt, each with its shadow and glow beside it): read without a size, no die is read surely,
+    so the tray was calibrated without the dice's size and the throw read as one die. Read at sides
+    stepped over the tray's share, seven dice read surely agree with one: the calibration measures them,
+    and the throw is read right and surely. With no search, the size is not measured."""
+    folder = os.path.join(os.path.dirname(RENDERS), "unmeasured")
+    with open(os.path.join(folder, "labels.json"), encoding="utf-8") as f:
+        entry, = json.load(f)
+    frame = cv2.imread(os.path.join(folder, entry["image"]))
+    area, warning = calibrate(frame)
+    assert warning is None and 28 <= area.die_size <= 38  # the dice's top faces are about 33 px across
+    read = Reader().read(frame, area=area, expect=len(entry["values"]))
+    assert sorted(read.values) == sorted(entry["values"]) and read.sure, read.reasons
+    assert searched_sizes(frame, area, replace(DEFAULT, tray=replace(DEFAULT.tray, size_search=(0.0, 0.0)))) == []

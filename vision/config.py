@@ -455,9 +455,23 @@ class TrayConfig:
     #: ... the felt in a die's shadow: no lighter than the felt, its colour (Lab a, b) within this of the
     #: felt's hue at any lesser chroma (renders: 0.1-2.8); raising it takes more colours for shadow.
     cast_chroma: float = 6.0
+    #: At calibration, where no die was read surely at the size the picture's parts suggest (each die's
+    #: shadow or its translucent body's glow taken into its outline: renders measured 2 sides), the dice
+    #: are read at sides from this share of the tray's shorter side to that (dice 12-25 mm in trays of
+    #: 16-28 cm: 0.05-0.16) (:func:`vision.calibrate.searched_sizes`); (0, 0) never. Widening it costs
+    #: a read per step.
+    size_search: tuple[float, float] = (0.05, 0.2)
+    #: ... in steps of this factor; raising it reads fewer sizes (a die between two read less surely).
+    size_step: float = 1.15
+    #: ... and a side is the dice's where at least ``size_dice`` dice are read surely at it, the median of
+    #: their sides within this share of it; raising it takes sizes the dice read disagree with more.
+    size_agree: float = 0.15
+    #: ... (the side with the most such dice is taken); raising it needs more dice in the tray.
+    size_dice: int = 2
 
     def __post_init__(self):
-        _check(self, {"work": (64, 2048), "step": (0.5, 50.0), "bound": (1.0, 255.0), "solid": (0.0, 1.0),
+        _check(self, {"size_search": (0.0, 1.0), "size_step": (1.01, 2.0), "size_agree": (0.0, 1.0),
+                      "size_dice": (1, 64), "work": (64, 2048), "step": (0.5, 50.0), "bound": (1.0, 255.0), "solid": (0.0, 1.0),
                       "grow": (0.0, 0.2), "edge": (0.5, 255.0), "least": (0.0, 1.0), "margin": (0, 64), "rim": (0.0, 2.0),
                       "wall_reach": (0.0, 3.0), "shade_reach": (0, 256), "shade_chroma": (0.0, 255.0),
                       "shade_fill": (0.0, 1.0), "shade_walls": (0.0, 20.0), "cast_shade": (0.0, 1.01),
