@@ -247,16 +247,43 @@ def measure_dice(image: np.ndarray, area: TrayArea) -> TrayArea:
 
     ``image``: ``H×W×3 uint8 BGR`` with a few dice in the tray. Returns a new
     :class:`TrayArea` with ``die_size`` (pixels, the median side of the dice
-    read with confidence ≥ 0.8). Raises :class:`CalibrationError` when no die
-    could be read well.
+    read with confidence ≥ 0.8; where none is, those read surely at the side
+    they agree with, :func:`searched_sizes`). Raises :class:`CalibrationError`
+    when no die could be read well.
     """
     from .reader import read_throw
 
     r = read_throw(image, area=TrayArea(area.polygon, area.frame_size, None))
-    sizes = [d.size for d in r.dice if d.confidence >= 0.8]
+    sizes = [d.size for d in r.dice if d.confidence >= 0.8] or searched_sizes(image, area)
     if not sizes:
         raise CalibrationError("no die read clearly: put a few dice in the tray, apart, and try again")
     return TrayArea(area.polygon, area.frame_size, float(np.median(sizes)))
+
+
+def searched_sizes(image: np.ndarray, area: TrayArea, config=DEFAULT) -> list[float]:
+    """The sides (px) of the dice read surely in ``area`` of ``image`` (``H×W×3 uint8 BGR``) at the die
+    side they agree with, or ``[]``: the dice are read (classical passes only) at sides from
+    ``config.tray.size_search`` of the tray's shorter side, a step of ``config.tray.size_step`` apart;
+    a side is the dice's where at least ``config.tray.size_dice`` dice are read surely at it, the median
+    of their own sides within ``config.tray.size_agree`` of it; the side with the most such dice wins
+    (the first of equals). For a tray whose dice no read measured at the size its parts suggest (a
+    die's shadow or a translucent die's glow taken into its outline)."""
+    from .dice import is_sure
+    from .reader import read_throw
+
+    least, most = config.tray.size_search
+    short = float(min(cv2.minAreaRect(np.asarray(area.polygon, np.float32))[1]))
+    bare = TrayArea(area.polygon, area.frame_size, None)
+    best: list[float] = []
+    side = least * short
+    while 0 < side <= most * short:
+        r = read_throw(image, area=bare, die_size=side, learned=False, config=config)
+        sizes = [d.size for d in r.dice if is_sure(d, config.sure_confidence)]
+        if (len(sizes) >= config.tray.size_dice and len(sizes) > len(best)
+                and abs(float(np.median(sizes)) / side - 1) <= config.tray.size_agree):
+            best = sizes
+        side *= config.tray.size_step
+    return best
 
 
 def calibrate(image: np.ndarray, corners=None) -> tuple[TrayArea, str | None]:

@@ -336,6 +336,9 @@ class LearnedConfig:
     #: In a calibrated tray, a die the classifier read as another value is sure when the classical pip test
     #: at its place reads that value too (as a found die, above; :func:`vision.reader.reread_confirmed`); 0 never.
     confirm_reread: int = 1
+    #: In a calibrated tray, a weak reading the classifier left out as no die leaves the read sure when the dice
+    #: left, all sure, make the count due (:func:`vision.reader.read_throw`); 0 never (such a read is asked).
+    no_die_counted: int = 1
     #: A die found is read at these times the side searched, keeping the side surest of a die.
     find_sides: tuple[float, ...] = (1.0, 0.8, 1.25)
     #: Beyond this many places to look at, the scene is too busy to search; raising it searches busier scenes.
@@ -362,7 +365,7 @@ class LearnedConfig:
                       "confirm_sure": unit, "confirm_slanted": unit, "confirm_own_size": (0.1, 10.0),
                       "veto_share": unit, "vetoed_most": unit, "find_value": unit, "find_value_next": unit,
                       "find_die": unit, "confirm_found": (0.0, 1.01), "confirm_reach": (0.3, 1.0),
-                      "confirm_alone": (0.3, 2.0), "confirm_reread": (0, 1),
+                      "confirm_alone": (0.3, 2.0), "confirm_reread": (0, 1), "no_die_counted": (0, 1),
                       "confirm_alone_face": (0.3, 2.0), "find_sides": (0.3, 3.0), "most_crops": (1, 10**6),
                       "search_density": unit,
                       "found_apart": (0.0, 3.0), "on_table": unit, "table_near": (0.0, 255.0),
@@ -452,9 +455,23 @@ class TrayConfig:
     #: ... the felt in a die's shadow: no lighter than the felt, its colour (Lab a, b) within this of the
     #: felt's hue at any lesser chroma (renders: 0.1-2.8); raising it takes more colours for shadow.
     cast_chroma: float = 6.0
+    #: At calibration, where no die was read surely at the size the picture's parts suggest (each die's
+    #: shadow or its translucent body's glow taken into its outline: renders measured 2 sides), the dice
+    #: are read at sides from this share of the tray's shorter side to that (dice 12-25 mm in trays of
+    #: 16-28 cm: 0.05-0.16) (:func:`vision.calibrate.searched_sizes`); (0, 0) never. Widening it costs
+    #: a read per step.
+    size_search: tuple[float, float] = (0.05, 0.2)
+    #: ... in steps of this factor; raising it reads fewer sizes (a die between two read less surely).
+    size_step: float = 1.15
+    #: ... and a side is the dice's where at least ``size_dice`` dice are read surely at it, the median of
+    #: their sides within this share of it; raising it takes sizes the dice read disagree with more.
+    size_agree: float = 0.15
+    #: ... (the side with the most such dice is taken); raising it needs more dice in the tray.
+    size_dice: int = 2
 
     def __post_init__(self):
-        _check(self, {"work": (64, 2048), "step": (0.5, 50.0), "bound": (1.0, 255.0), "solid": (0.0, 1.0),
+        _check(self, {"size_search": (0.0, 1.0), "size_step": (1.01, 2.0), "size_agree": (0.0, 1.0),
+                      "size_dice": (1, 64), "work": (64, 2048), "step": (0.5, 50.0), "bound": (1.0, 255.0), "solid": (0.0, 1.0),
                       "grow": (0.0, 0.2), "edge": (0.5, 255.0), "least": (0.0, 1.0), "margin": (0, 64), "rim": (0.0, 2.0),
                       "wall_reach": (0.0, 3.0), "shade_reach": (0, 256), "shade_chroma": (0.0, 255.0),
                       "shade_fill": (0.0, 1.0), "shade_walls": (0.0, 20.0), "cast_shade": (0.0, 1.01),

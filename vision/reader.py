@@ -315,8 +315,9 @@ def read_throw(
     if learned and learned_side and (unexplained or (expect is not None and len(out) < expect)):
         extra = []
         memo: dict = {}  # each size's search, kept for the second search (find_dice's memo)
-        # In a calibrated tray a die found whose classical pips say the same value is sure.
-        confirm = partial(pips_confirm, config=config) if die_size else None
+        # In a calibrated tray a die found whose classical pips say the same value is sure (in the search for
+        # larger dice too: its pips are counted at the dice's own side as well, see :func:`found_confirmed`).
+        confirm = partial(found_confirmed, dice_side=learned_side, config=config) if die_size else None
         unread = expect is None and unexplained and not die_size
         for value_share in (config.learned.find_value, config.learned.find_value_next):
             if expect is not None and len(out) + len(extra) >= expect:
@@ -332,7 +333,7 @@ def read_throw(
                 short = expect is not None and len(out) + len(extra) < expect
                 if short or unread:
                     found = _learned_dice(image, out + extra, learned_side * larger, poly, ox, oy, value_share,
-                                          memo, config=config, net=net)
+                                          memo, config=config, net=net, confirm=confirm)
                     # With no count to check it against, a one (a round spot in a square: a key's
                     # symbol, a button) at a size far from the dice read is not taken.
                     extra += found if short or larger <= config.learned.ones_upto else [d for d in found if d.value >= 2]
@@ -380,6 +381,11 @@ def read_throw(
             # pip, not a die: left out (the read stays unsure, for the sizes).
             least = 0.5 * float(np.median(sure))
             out = [d for d in out if d.confidence >= 0.5 or d.size >= least]
+    if (Reason.NO_DIE in reasons and die_size and config.learned.no_die_counted and expect is not None
+            and len(out) == expect and not weak):
+        # In a calibrated tray, a weak reading the classifier took for no die (a side face, a shadow, a glint
+        # read as a one) lost no die when the dice left, every one sure, make the count due.
+        reasons.remove(Reason.NO_DIE)
     if unexplained:
         reasons.append(Reason.UNEXPLAINED)
     if foreign and area is not None:
@@ -410,6 +416,20 @@ def reread_confirmed(image: np.ndarray, dice: list, side: float, ox: int, oy: in
                             doubts=tuple(x for x in d.doubts if x not in LIFTED_BY_CONFIRMATION | {Doubt.LEARNED}))
         out.append(d)
     return out
+
+
+def found_confirmed(image: np.ndarray, x: float, y: float, at: float, value: int, *, dice_side: float,
+                    config: ReaderConfig = DEFAULT, owned=()) -> tuple | None:
+    """The pips ``((x, y), ...)`` px of a die of ``value`` the classifier found at ``(x, y)`` px of ``image``
+    (``H×W×3 uint8 BGR``) reading it at ``at`` px, as the classical pip test counts them
+    (:func:`vision.pipfirst.pips_confirm`, ``owned`` as there): at ``at``, else at ``dice_side`` (px, the
+    side of the dice read in a calibrated tray); None when neither says ``value``. A die the search for
+    larger dice found (a crop 1.3-1.7 times the dice's side) is a die of the calibrated size all the same:
+    its pips are counted at that size too."""
+    pips = pips_confirm(image, x, y, at, value, config=config, owned=owned)
+    if pips is None and abs(at - dice_side) > 0.5:
+        pips = pips_confirm(image, x, y, dice_side, value, config=config, owned=owned)
+    return pips
 
 
 def explained(unexplained, dice, origin: tuple[float, float], scale: float) -> int:
