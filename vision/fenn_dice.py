@@ -229,10 +229,10 @@ def _pip_area(areas: np.ndarray, group: list[int]) -> float:
     return float(max(paired) if paired else a.max())
 
 
-def _like(areas: np.ndarray, group, ref: float) -> list[int]:
-    """The pips of ``group`` of a face's pips' size ``ref`` (px²): 0.6-1.67 times it (a side's
-    pips, seen at a slant, are squashed smaller; a blot larger)."""
-    return [i for i in group if 0.6 * ref <= areas[i] <= ref / 0.6]
+def _like(areas: np.ndarray, group, ref: float, ratio: float = 0.6) -> list[int]:
+    """The pips of ``group`` of a face's pips' size ``ref`` (px²): ``ratio`` to 1/``ratio`` times it,
+    0.6-1.67 by default (a side's pips, seen at a slant, are squashed smaller; a blot larger)."""
+    return [i for i in group if ratio * ref <= areas[i] <= ref / ratio]
 
 
 def _faces(pts: np.ndarray, areas: np.ndarray, groups: list[list[int]], side: float) -> list[list[int]]:
@@ -280,7 +280,7 @@ def _twos(pts: np.ndarray, areas: np.ndarray, groups: list[list[int]], side: flo
     (the renders' fenn-00112: a top pip of 16 px² beside a side's of 10), and so is each of two grouped
     pips of like size: two pips less than 0.4 of a side apart are no face's whole (a 2's lie 0.74 apart),
     but a top's pip and a side's seen less slanted (the renders' fenn-00150, -00065; mock 2s)."""
-    tops = [[i for i in g if 0.75 * a <= areas[i] <= a / 0.75] for g in groups for a in [_pip_area(areas, g)]]
+    tops = [_like(areas, g, _pip_area(areas, g), 0.75) for g in groups]
     lone = [i for t in tops if len(t) <= 2 for i in t]
     if len(lone) < 2:
         return []
