@@ -434,6 +434,13 @@ def hat_pips(gray: np.ndarray, comp: np.ndarray, side: float, config: ReaderConf
     return out
 
 
+def round_part(area: float, width: int, height: int) -> bool:
+    """Whether a part of a pip mask (``area`` px² in a box ``width`` × ``height`` px) may be a round pip:
+    its box and its fill of the box both at least 0.45 (what the face stage takes as a pip,
+    :func:`vision.face._read_face`)."""
+    return min(width, height) / max(width, height) >= 0.45 and area / float(width * height) >= 0.45
+
+
 def _glints_cut(holes: np.ndarray, width: float) -> np.ndarray:
     """``holes`` (``H×W uint8`` 0/255, a face's pip-class parts) with each part that is no round pip (its box
     or its fill under 0.45 of a square's) opened with a disc ``width`` px across: a glint on a glossy die is as
@@ -445,7 +452,7 @@ def _glints_cut(holes: np.ndarray, width: float) -> np.ndarray:
     out = holes
     for i in range(1, n):
         x, y, bw, bh, a = stats[i]
-        if min(bw, bh) / max(bw, bh) >= 0.45 and a / float(bw * bh) >= 0.45:
+        if round_part(a, bw, bh):
             continue
         if out is holes:
             out = holes.copy()

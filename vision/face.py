@@ -19,7 +19,7 @@ import statistics
 import cv2
 import numpy as np
 
-from .candidates import _ELLIPSE3, _blob_shape, _deepest, _fill_holes, _slant
+from .candidates import _ELLIPSE3, _blob_shape, _deepest, _fill_holes, _slant, round_part
 from .config import ReaderConfig
 from .dice import Die
 from .diceset import D6, PIP_LAYOUT, DiceSet
@@ -123,9 +123,7 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
         rel = math.sqrt(a) / side
         if rel < 0.06 or rel > 0.35:
             continue
-        if min(bw, bh) / max(bw, bh) < 0.45:
-            continue
-        if a / float(bw * bh) < 0.45:
+        if not round_part(a, bw, bh):
             continue
         pips.append((float(cents[i][0]), float(cents[i][1]), float(a), _blob_shape(labels, stats[i], i)))
     if not pips:
