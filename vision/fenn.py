@@ -500,37 +500,40 @@ def _read_face(frame, box, back, R, dice: DiceSet, config: ReaderConfig):
     keep[int(P / 2 - half):int(np.ceil(P / 2 + half)), int(P / 2 - half):int(np.ceil(P / 2 + half))] = 1
     face &= keep * 255
     pipmask = ((dist > config.board.pip_contrast) & (face > 0)).astype(np.uint8) * 255
+
+    def pips_of(d) -> np.ndarray:
+        return np.float64(d.pips).reshape(-1, 2)
+
+    def regular(d) -> bool:
+        return regular_pattern(pips_of(d), config.board.pip_symmetry)
+
     die = read_face(face, pipmask, (0, 0), config, None, P / _GROW, dice=dice, lab=lab, found=True)
-    if die is not None and die.value >= 6 and not regular_pattern(np.float64(die.pips).reshape(-1, 2),
-                                                                 config.board.pip_symmetry):
-        grown = _rim_pip(face, pipmask, np.float64(die.pips).reshape(-1, 2), dist, config.board)
+    if die is not None and die.value >= 6 and not regular(die):
+        grown = _rim_pip(face, pipmask, pips_of(die), dist, config.board)
         if grown is not None:
             again = read_face(grown[0], grown[1], (0, 0), config, None, P / _GROW, dice=dice, lab=lab)
-            if again is not None and again.value == die.value + 1 and \
-                    regular_pattern(np.float64(again.pips).reshape(-1, 2), config.board.pip_symmetry):
+            if again is not None and again.value == die.value + 1 and regular(again):
                 die = again
     dropped = False
-    if die is not None and die.value >= 7 and not regular_pattern(np.float64(die.pips).reshape(-1, 2),
-                                                                 config.board.pip_symmetry):
+    if die is not None and die.value >= 7 and not regular(die):
         # One mark more than a regular pattern (a side's pip, a speck beside the face): the value read
         # without it, when its pips are regular and the die carries it; never sure (renders: a 6 read 7).
-        pips = np.float64(die.pips).reshape(-1, 2)
+        pips = pips_of(die)
         got = _unpaired(pips)
         if got is not None:
             cut = pipmask.copy()
             cv2.circle(cut, tuple(int(round(v)) for v in pips[got[1]]), max(2, int(round(0.3 * got[2]))), 0, -1)
             again = read_face(face, cut, (0, 0), config, None, P / _GROW, dice=dice, lab=lab, found=True)
             if again is not None and again.value == die.value - 1 and again.die == die.die and \
-                    dice.carries(again.die, again.value) and \
-                    regular_pattern(np.float64(again.pips).reshape(-1, 2), config.board.pip_symmetry):
+                    dice.carries(again.die, again.value) and regular(again):
                 die, dropped = again, True
     cx, cy = corners.mean(axis=0)
     size = float(np.mean([np.hypot(*(corners[i] - corners[(i + 1) % 4])) for i in range(4)])) / _GROW
     if die is None:
         return FennDie(None, 0, (float(cx), float(cy)), size, None, 0.0), np.zeros((0, 2))
     confidence = die.confidence if not (die.doubts or dropped) else min(die.confidence, config.faces.not_sure_most)
-    pips = np.float64(die.pips).reshape(-1, 2)
-    if die.value > 6 and not regular_pattern(pips, config.board.pip_symmetry):
+    pips = pips_of(die)
+    if die.value > 6 and not regular(die):
         confidence = min(confidence, config.faces.not_sure_most)  # pips counted in no regular pattern
     frame_pips = cv2.perspectiveTransform(np.float32([pips]), np.linalg.inv(M))[0] if len(pips) else pips
     return FennDie(die.die, die.value, (float(cx), float(cy)), size, None, confidence), np.float64(frame_pips)
