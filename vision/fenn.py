@@ -39,10 +39,11 @@ import cv2
 import numpy as np
 
 from .config import DEFAULT, BoardConfig, ReaderConfig
-from .diceset import MIWIN, MIWIN_SWAPPED, PIP_LAYOUT, DiceSet
+from .diceset import MIWIN, MIWIN_SWAPPED, DiceSet
 from .face import _read_face as read_face
 from .fenn_board import find_strip
 from .fenn_dice import camera_of, find_dice, standing_at
+from .fenn_lift import BOARD_THICK, held_up, lift, pip_scale, rigid
 from .fenn_over import FieldLines, board_plane, something_over
 from .reasons import FennReason
 
@@ -289,7 +290,7 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
     ref = [t for t in seen if t[5] and t[0].colour in ("blue", "red")]
     size = float(np.median([t[4] for t in ref])) if ref else bc.die
     body = np.median([t[1].body for t in ref], axis=0) if ref else None
-    plain = _rigid(to_frame, (w, h), bc.focal) if camera is not None else to_plane
+    plain = rigid(to_frame, (w, h), bc.focal) if camera is not None else to_plane
 
     def scale(t) -> float | None:  # the pip pattern's size, surely read faces only
         got = pip_scale(t[0].value, t[6], plain, camera, size + (BOARD_THICK if t[5] else 0.0))
@@ -375,7 +376,7 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
     lines = FieldLines(frame, to_frame, [t[1] for t in seen])
     if something_over(plane, lines, bc) or camera is not None and \
             held_up(spread, plain, camera, size,
-                    tilt=lines.tilt()) > 1 + bc.held_up * _lift(camera, size):
+                    tilt=lines.tilt()) > 1 + bc.held_up * lift(camera, size):
         reasons.add(FennReason.FOREIGN)  # a hand, a cup over the board, or a die held up (in mid-move)
     wrong = [d for d in out if d.colour and not dice.carries(d.colour, d.value)]
     if wrong:
@@ -386,78 +387,6 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
     ms = (time.perf_counter() - t0) * 1000
     return FennRead(tuple(out), tuple(sorted(reasons, key=lambda r: list(FennReason).index(r))), ms,
                     tuple(strays))
-
-
-#: The board's thickness in fields (4 mm of a 25 mm field): a die on it stands this much higher.
-BOARD_THICK = 0.16
-
-
-def held_up(dice, to_plane, camera, size: float, thick: float = BOARD_THICK, tilt: float = 0.0) -> float:
-    """How much nearer the camera than the others the highest die is: the spread of its pips on the
-    board's plane (``to_plane``: frame px → fields) against the other dice's, each put back to its own
-    height (a die's top face ``size`` fields above the board, ``thick`` more on the board: the camera
-    ``camera`` from :func:`vision.fenn_dice.camera_of` sees a face at height z larger by D / (D - z)).
-    ``dice``: ``(FennDie, pips N×2 frame px, on the board)``; only faces of 2-6 pips count (their
-    layout is documented, fenn.md). 1.0 when fewer than two dice can be compared; a die held a die's
-    height above the board (in mid-move) comes out about 1.04 (a camera 60 cm above) to 1.09 (25 cm).
-    A board found with no tilt in it (a strip one field wide shows a 10° tilt as 4 px across its
-    width) leaves the dice's distances from the camera unequal: up to 5 % between dice 8 fields
-    apart, as much as a lift (a still board found so may ask): ``tilt``, the board's recession along
-    itself that its plane does not show (:meth:`vision.fenn_over.FieldLines.tilt`), puts each die's spread
-    back by ``tilt x + 1`` (``x``: where it stands, fields)."""
-    if camera is None:
-        return 1.0
-    spans = []
-    for d, pips, on_board in dice:
-        got = pip_scale(d.value, pips, to_plane, camera, size + (thick if on_board else 0.0))
-        if got is not None:
-            spans.append(got[0] * (tilt * got[1] + 1))
-    if len(spans) < 2:
-        return 1.0
-    spans.sort()
-    return spans[-1] / float(np.median(spans[:-1]))
-
-
-def pip_scale(value: int, pips, to_plane, camera, z: float) -> tuple[float, float] | None:
-    """How large a face's pip pattern is, put back to the board's height: ``(scale, x)``, ``scale`` the
-    pips' spread on the board's plane (``to_plane``: frame px → fields) over their layout's in fenn.md
-    (``PIP_LAYOUT``, ±1 a quarter side: a die of 1 field shows 0.25), times ``(D - z) / D`` for a face
-    ``z`` fields above the board seen from ``D`` (``camera`` from :func:`vision.fenn_dice.camera_of`;
-    None: not put back); ``x`` where the face stands along the board, fields. None unless the face
-    shows 2-6 pips (``pips``: N×2 frame px, one a pip), the values whose layout is documented: the
-    size of a die's pattern is measured within a few hundredths (renders, issue 38), its outline's
-    within a fifth."""
-    if not 2 <= value <= 6 or len(pips) != value:
-        return None
-    ref = np.float64(PIP_LAYOUT[value])
-    q = cv2.perspectiveTransform(np.float32([pips]), to_plane)[0].astype(np.float64)
-    rms = np.sqrt(((q - q.mean(axis=0)) ** 2).sum(axis=1).mean())
-    rms_ref = np.sqrt(((ref - ref.mean(axis=0)) ** 2).sum(axis=1).mean())
-    height = 1.0 if camera is None else (camera[1] - z) / camera[1]
-    return float(rms / rms_ref * height), float(q[:, 0].mean())
-
-
-def _lift(camera, size: float, thick: float = BOARD_THICK) -> float:
-    """How much wider (a share) a die's face looks held up by its own height ``size`` (fields) over the
-    board than standing on it (``thick`` fields high), from the camera (:func:`vision.fenn_dice.camera_of`,
-    not None): about 4 % from 60 cm, 9 % from 25 cm."""
-    D = camera[1]
-    z = size + thick
-    return (D - z) / max(D - z - size, 1e-6) - 1
-
-
-def _rigid(to_frame, frame_size, focal: float) -> np.ndarray:
-    """``to_plane`` (frame px → fields) of the pin-hole camera (focal length ``focal`` × the frame's
-    width) nearest the board's homography ``to_frame``: its two axes made square and of one length.
-    A board found a few pixels off bends the homography in ways no camera can see a flat board."""
-    w, h = frame_size
-    f = focal * w
-    K = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
-    A = np.linalg.inv(K) @ to_frame
-    lam = 2 / (np.linalg.norm(A[:, 0]) + np.linalg.norm(A[:, 1]))
-    u, _s, vt = np.linalg.svd(A[:, :2] * lam, full_matrices=False)
-    H = K @ np.column_stack([u @ vt, A[:, 2] * lam])
-    return np.linalg.inv(H)
 
 
 def _local_unit(to_frame, at) -> float:

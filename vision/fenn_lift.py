@@ -1,0 +1,87 @@
+"""How high a Fenn die stands: its pip pattern's size on the board's plane against the other dice's.
+
+A die held up in mid-move is nearer the camera than the board, so its face
+looks larger than the still dice's; :func:`held_up` compares them, each put
+back to its own height above the board (on the board or beside it on the
+table). Pure geometry on NumPy and OpenCV: no camera, no I/O.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .diceset import PIP_LAYOUT
+
+__all__ = ["BOARD_THICK", "held_up", "pip_scale", "lift", "rigid"]
+
+#: The board's thickness in fields (4 mm of a 25 mm field): a die on it stands this much higher.
+BOARD_THICK = 0.16
+
+
+def held_up(dice, to_plane, camera, size: float, thick: float = BOARD_THICK, tilt: float = 0.0) -> float:
+    """How much nearer the camera than the others the highest die is: the spread of its pips on the
+    board's plane (``to_plane``: frame px → fields) against the other dice's, each put back to its own
+    height (a die's top face ``size`` fields above the board, ``thick`` more on the board: the camera
+    ``camera`` from :func:`vision.fenn_dice.camera_of` sees a face at height z larger by D / (D - z)).
+    ``dice``: ``(FennDie, pips N×2 frame px, on the board)``; only faces of 2-6 pips count (their
+    layout is documented, fenn.md). 1.0 when fewer than two dice can be compared; a die held a die's
+    height above the board (in mid-move) comes out about 1.04 (a camera 60 cm above) to 1.09 (25 cm).
+    A board found with no tilt in it (a strip one field wide shows a 10° tilt as 4 px across its
+    width) leaves the dice's distances from the camera unequal: up to 5 % between dice 8 fields
+    apart, as much as a lift (a still board found so may ask): ``tilt``, the board's recession along
+    itself that its plane does not show (:meth:`vision.fenn_over.FieldLines.tilt`), puts each die's spread
+    back by ``tilt x + 1`` (``x``: where it stands, fields)."""
+    if camera is None:
+        return 1.0
+    spans = []
+    for d, pips, on_board in dice:
+        got = pip_scale(d.value, pips, to_plane, camera, size + (thick if on_board else 0.0))
+        if got is not None:
+            spans.append(got[0] * (tilt * got[1] + 1))
+    if len(spans) < 2:
+        return 1.0
+    spans.sort()
+    return spans[-1] / float(np.median(spans[:-1]))
+
+
+def pip_scale(value: int, pips, to_plane, camera, z: float) -> tuple[float, float] | None:
+    """How large a face's pip pattern is, put back to the board's height: ``(scale, x)``, ``scale`` the
+    pips' spread on the board's plane (``to_plane``: frame px → fields) over their layout's in fenn.md
+    (``PIP_LAYOUT``, ±1 a quarter side: a die of 1 field shows 0.25), times ``(D - z) / D`` for a face
+    ``z`` fields above the board seen from ``D`` (``camera`` from :func:`vision.fenn_dice.camera_of`;
+    None: not put back); ``x`` where the face stands along the board, fields. None unless the face
+    shows 2-6 pips (``pips``: N×2 frame px, one a pip), the values whose layout is documented: the
+    size of a die's pattern is measured within a few hundredths (renders, issue 38), its outline's
+    within a fifth."""
+    if not 2 <= value <= 6 or len(pips) != value:
+        return None
+    ref = np.float64(PIP_LAYOUT[value])
+    q = cv2.perspectiveTransform(np.float32([pips]), to_plane)[0].astype(np.float64)
+    rms = np.sqrt(((q - q.mean(axis=0)) ** 2).sum(axis=1).mean())
+    rms_ref = np.sqrt(((ref - ref.mean(axis=0)) ** 2).sum(axis=1).mean())
+    height = 1.0 if camera is None else (camera[1] - z) / camera[1]
+    return float(rms / rms_ref * height), float(q[:, 0].mean())
+
+
+def lift(camera, size: float, thick: float = BOARD_THICK) -> float:
+    """How much wider (a share) a die's face looks held up by its own height ``size`` (fields) over the
+    board than standing on it (``thick`` fields high), from the camera (:func:`vision.fenn_dice.camera_of`,
+    not None): about 4 % from 60 cm, 9 % from 25 cm."""
+    D = camera[1]
+    z = size + thick
+    return (D - z) / max(D - z - size, 1e-6) - 1
+
+
+def rigid(to_frame, frame_size, focal: float) -> np.ndarray:
+    """``to_plane`` (frame px → fields) of the pin-hole camera (focal length ``focal`` × the frame's
+    width) nearest the board's homography ``to_frame``: its two axes made square and of one length.
+    A board found a few pixels off bends the homography in ways no camera can see a flat board."""
+    w, h = frame_size
+    f = focal * w
+    K = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
+    A = np.linalg.inv(K) @ to_frame
+    lam = 2 / (np.linalg.norm(A[:, 0]) + np.linalg.norm(A[:, 1]))
+    u, _s, vt = np.linalg.svd(A[:, :2] * lam, full_matrices=False)
+    H = K @ np.column_stack([u @ vt, A[:, 2] * lam])
+    return np.linalg.inv(H)
