@@ -10,7 +10,8 @@ Seeded: scene ``seed`` is the same image every time (up to Cycles' noise). The
 images are cached outside git in ``$DICE_RENDERS`` (default
 ``~/.cache/dice-companion/renders``), one folder per kind with a ``labels.json``;
 images already there are skipped (a run resumes). This script needs Blender
-(``apt-get install blender``; Debian 12 has 3.4) and installs nothing itself.
+(``apt-get install blender python3-numpy``: Debian 12 has 3.4, whose Python takes NumPy from Debian's
+``python3-numpy``) and installs nothing itself.
 The Fenn positions are those of random legal games (:mod:`companion.fenn`);
 Blender builds and renders each scene in ``blender_scene_bpy.py``.
 """
@@ -166,7 +167,7 @@ def label_of(spec: dict, truth: dict, size: tuple[int, int], samples: int) -> di
 def render(specs: list[dict], folder: str, samples: int, size: tuple[int, int], quality: int, log=print) -> int:
     """Render the ``specs`` not yet in ``folder`` (one Blender run each), adding each to its labels.json
     as it is done. Returns how many were rendered. A scene Blender fails on is logged and left out; raises
-    RuntimeError when the first four all fail."""
+    RuntimeError when the first four all fail, or at once when Blender's Python has no NumPy."""
     import cv2
     os.makedirs(folder, exist_ok=True)
     labels_path = os.path.join(folder, "labels.json")
@@ -188,6 +189,8 @@ def render(specs: list[dict], folder: str, samples: int, size: tuple[int, int], 
                 log(f"Blender failed on {spec['name']} (left out, the others go on):\n{run.stdout[-3000:]}\n"
                     f"{run.stderr[-3000:]}")
                 failed += 1
+                if "No module named 'numpy'" in run.stdout + run.stderr:
+                    raise RuntimeError("Blender's Python has no NumPy: install it with `apt-get install python3-numpy`")
                 if failed > 3 and not done:
                     raise RuntimeError("Blender failed on the first scenes; see the messages above")
                 continue
@@ -249,7 +252,8 @@ def main(argv=None) -> int:
                       os.path.join(args.fixtures, args.kind))
         return 0
     if shutil.which("blender") is None:
-        print("Blender is not installed: install it with `apt-get install blender` (Debian 12: Blender 3.4).",
+        print("Blender is not installed: install it with `apt-get install blender python3-numpy` (Debian 12: "
+              "Blender 3.4).",
               file=sys.stderr)
         return 2
     size = tuple(int(v) for v in args.size.lower().split("x"))
@@ -264,7 +268,11 @@ def main(argv=None) -> int:
         specs = [make(s) for s in range(args.start, args.start + args.count)]
         folder = os.path.join(args.out, args.kind)
     t0 = time.time()
-    n = render(specs, folder, args.samples, size, args.quality)
+    try:
+        n = render(specs, folder, args.samples, size, args.quality)
+    except RuntimeError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     print(f"{n} rendered into {folder} in {time.time() - t0:.0f} s ({len(specs) - n} already there)")
     return 0
 

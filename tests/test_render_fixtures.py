@@ -122,3 +122,16 @@ def test_without_blender_it_says_how_to_install_it(monkeypatch, capsys, tmp_path
     assert host.main(["--kind", "fenn", "--count", "1", "--out", str(tmp_path)]) == 2
     assert "apt-get install blender" in capsys.readouterr().err
     assert not os.listdir(tmp_path)
+
+
+def test_a_blender_whose_python_lacks_numpy_is_named_with_its_package(monkeypatch, capsys, tmp_path):
+    """Debian's Blender takes NumPy from ``python3-numpy``; a machine without it fails on every scene."""
+    import subprocess
+
+    host = _host()
+    monkeypatch.setattr(host.shutil, "which", lambda name: "/usr/bin/blender")
+    monkeypatch.setattr(host.subprocess, "run", lambda cmd, **kw: subprocess.CompletedProcess(
+        cmd, 1, "Error: Python: Traceback\nModuleNotFoundError: No module named 'numpy'\n", ""))
+    assert host.main(["--kind", "fenn", "--count", "3", "--out", str(tmp_path)]) == 2
+    assert "apt-get install python3-numpy" in capsys.readouterr().err
+    assert not [f for f in os.listdir(tmp_path / "fenn") if f.endswith(".jpg")]
