@@ -62,7 +62,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from companion.fenn import BlackThrow, Fenn, Pass, Turn  # noqa: E402
 from hardware.fenn_scene import FennScene  # noqa: E402
 from vision.diceset import DICE_SETS, MIWIN  # noqa: E402
-from vision.fenn import BoardArea, BoardError, find_board  # noqa: E402
+from vision.fenn import BoardArea, BoardError, find_board, measure_across  # noqa: E402
 from vision.reader import Reader  # noqa: E402
 
 
@@ -183,11 +183,13 @@ def mock_scenes(n: int, verbose: bool = False) -> None:
     found, calibrated, not_found = Tally(), Tally(), 0
     for i in range(n):
         scene = FennScene(seed=10_000 + i)
+        start = scene.frame(blue=(1, 5), red=(9, 5), black=6, seed=i, stray=False)[0]
         try:  # the players set up (F2) and calibrate
-            board = find_board(scene.frame(blue=(1, 5), red=(9, 5), black=6, seed=i, stray=False)[0])
+            board = find_board(start)
         except BoardError:  # the players touch the middles of fields 1 and 9 on the screen instead
             not_found += 1
             board = touched(scene)
+        board = measure_across(start, board)  # the table's tilt across, from the still dice
         true_board = BoardArea(tuple(scene.board_corners()), scene.size)
         blue, red, black = random_position(rng)
         trouble = "hand" if i % 10 == 3 else "lifted" if i % 10 == 7 else None
@@ -300,10 +302,12 @@ def mock_games(n: int) -> None:
     right = taken = asked = wrong = turns = 0
     for k in range(n):
         scene = FennScene(seed=20_000 + k)
+        start = scene.frame(blue=(1, 5), red=(9, 5), black=6, seed=k, stray=False)[0]
         try:
-            board = find_board(scene.frame(blue=(1, 5), red=(9, 5), black=6, seed=k, stray=False)[0])
+            board = find_board(start)
         except BoardError:
             board = touched(scene)
+        board = measure_across(start, board)
         ref = Fenn(["Anna", "Ben"])
         events = []
         while ref.to_act is None:
@@ -367,6 +371,7 @@ def render_game(folder: str, verbose: bool = False) -> None:
     except BoardError:
         board = _touched_corners(labels[0]["board_corners"], size, random.Random(38))  # the same each run
         how = "touched at its ends"
+    board = measure_across(first, board)  # the table's tilt across, from the start position's still dice
     log = (lambda i, e, got: print(f"  frame {i}: {e} -> {got}")) if verbose else None
     right, taken, asked, wrong, turns = referee(frames, board, options, log)
     print(f"Blender game {os.path.basename(folder.rstrip('/'))}: {len(frames)} frames, the board {how}; "

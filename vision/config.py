@@ -206,6 +206,14 @@ class BoardConfig:
     #: a lift of one die's height gives at this camera's height (about 4 % from 60 cm, 9 % from 25 cm);
     #: raising it overlooks more held dice, lowering it asks on more still boards found a little off.
     held_up: float = 0.4
+    #: The steepest tilt of the table across the board that calibration takes from the still dice of the
+    #: start position (:func:`vision.fenn.measure_across`; a share of a pattern's size per field across:
+    #: a camera 50 cm above tilted 12° across gives about 0.01); raising it takes a steeper tilt, or a die
+    #: held up at calibration, for the table's.
+    across_most: float = 0.025
+    #: The least spread across the board (fields) of the dice measured at calibration for their tilt to be
+    #: taken; lowering it takes a tilt from dice nearly in a line along the board (noisier).
+    across_span: float = 0.6
     #: How far (share of their spacing) a counted 7-9's pips may lie from their mirror images through
     #: their middle and still make a regular pattern; raising it is sure of more faces cut at an edge.
     pip_symmetry: float = 0.3
@@ -242,7 +250,8 @@ class BoardConfig:
                       "stray_pattern": (0.005, 1.0),
                       "focal": (0.2, 5.0), "foreign_colour": (2.0, 200.0), "foreign_area": (0.01, 9.0), "line_seen": (0.0, 1.0),
                       "foreign_edge": (0.0, 1.0),
-                      "held_up": (0.05, 5.0), "pip_symmetry": (0.05, 2.0),
+                      "held_up": (0.05, 5.0), "across_most": (0.0, 0.2), "across_span": (0.2, 10.0),
+                      "pip_symmetry": (0.05, 2.0),
                       "no_colour_die": (0.0, 1.0)})
         lo, hi = self.square_area if len(self.square_area) == 2 else (1.0, 1.0)
         if len(self.square_area) != 2 or not lo < 1 < hi:

@@ -13,45 +13,65 @@ import numpy as np
 
 from .diceset import PIP_LAYOUT
 
-__all__ = ["BOARD_THICK", "held_up", "pip_scale", "lift", "rigid"]
+__all__ = ["BOARD_THICK", "held_up", "pip_scale", "lift", "rigid", "across_fit"]
 
 #: The board's thickness in fields (4 mm of a 25 mm field): a die on it stands this much higher.
 BOARD_THICK = 0.16
 
 
-def held_up(dice, to_plane, camera, size: float, thick: float = BOARD_THICK, tilt: float = 0.0) -> float:
-    """How much nearer the camera than the others the highest die is: the spread of its pips on the
-    board's plane (``to_plane``: frame px → fields) against the other dice's, each put back to its own
-    height (a die's top face ``size`` fields above the board, ``thick`` more on the board: the camera
-    ``camera`` from :func:`vision.fenn_dice.camera_of` sees a face at height z larger by D / (D - z)).
+def held_up(dice, to_plane, camera, size: float, thick: float = BOARD_THICK, tilt: float = 0.0,
+            across: float = 0.0) -> tuple[float, tuple[tuple[float, float, float], ...]]:
+    """How much nearer the camera than the others the highest die is: ``(ratio, patterns)``, ``ratio``
+    the spread of its pips on the board's plane (``to_plane``: frame px → fields) against the other dice's,
+    each put back to its own height (a die's top face ``size`` fields above the board, ``thick`` more on
+    the board: the camera ``camera`` from :func:`vision.fenn_dice.camera_of` sees a face at height z
+    larger by D / (D - z)); ``patterns`` each compared face's ``(scale, x, y)``: its pattern's size put
+    back to the board's height and along the board (below), where it stands (fields along, across).
     ``dice``: ``(FennDie, pips N×2 frame px, on the board)``; only faces of 2-6 pips count (their
-    layout is documented, fenn.md). 1.0 when fewer than two dice can be compared; a die held a die's
-    height above the board (in mid-move) comes out about 1.04 (a camera 60 cm above) to 1.09 (25 cm).
+    layout is documented, fenn.md). ratio 1.0 when fewer than two dice can be compared; a die held a
+    die's height above the board (in mid-move) comes out about 1.04 (a camera 60 cm above) to 1.09 (25 cm).
     A board found with no tilt in it (a strip one field wide shows a 10° tilt as 4 px across its
     width) leaves the dice's distances from the camera unequal: up to 5 % between dice 8 fields
     apart, as much as a lift (a still board found so may ask): ``tilt``, the board's recession along
     itself that its plane does not show (:meth:`vision.fenn_over.FieldLines.tilt`), puts each die's spread
-    back by ``tilt x + 1`` (``x``: where it stands, fields)."""
+    back by ``tilt x + 1``; ``across``, the table's recession across the board measured at calibration
+    (:attr:`vision.fenn.BoardArea.across`, :func:`across_fit`), by ``across (y - 0.5) + 1``."""
     if camera is None:
-        return 1.0
-    spans = []
+        return 1.0, ()
+    patterns = []
     for d, pips, on_board in dice:
         got = pip_scale(d.value, pips, to_plane, camera, size + (thick if on_board else 0.0))
         if got is not None:
-            spans.append(got[0] * (tilt * got[1] + 1))
+            patterns.append((got[0] * (tilt * got[1] + 1), got[1], got[2]))
+    spans = sorted(s * (across * (y - 0.5) + 1) for s, _x, y in patterns)
     if len(spans) < 2:
-        return 1.0
-    spans.sort()
-    return spans[-1] / float(np.median(spans[:-1]))
+        return 1.0, tuple(patterns)
+    return spans[-1] / float(np.median(spans[:-1])), tuple(patterns)
 
 
-def pip_scale(value: int, pips, to_plane, camera, z: float) -> tuple[float, float] | None:
-    """How large a face's pip pattern is, put back to the board's height: ``(scale, x)``, ``scale`` the
+def across_fit(patterns, span: float, most: float) -> float:
+    """The table's recession across the board from still dice's ``patterns`` (``(scale, x, y)`` from
+    :func:`held_up`, the dice standing still, as at calibration): the share per field across (``y``,
+    fields) by which a pattern one field further across looks smaller, fitted so that all patterns come
+    out one size (least squares on their logarithms), within ``±most``. 0.0 when the dice spread less
+    than ``span`` fields across (nothing to tell it by): the patterns are then compared as found."""
+    if len(patterns) < 2:
+        return 0.0
+    s = np.log([p[0] for p in patterns])
+    y = np.float64([p[2] for p in patterns])
+    if y.max() - y.min() < span:
+        return 0.0
+    slope = float(((y - y.mean()) * (s - s.mean())).sum() / ((y - y.mean()) ** 2).sum())
+    return float(np.clip(-slope, -most, most))
+
+
+def pip_scale(value: int, pips, to_plane, camera, z: float) -> tuple[float, float, float] | None:
+    """How large a face's pip pattern is, put back to the board's height: ``(scale, x, y)``, ``scale`` the
     pips' spread on the board's plane (``to_plane``: frame px → fields) over their layout's in fenn.md
     (``PIP_LAYOUT``, ±1 a quarter side: a die of 1 field shows 0.25), times ``(D - z) / D`` for a face
     ``z`` fields above the board seen from ``D`` (``camera`` from :func:`vision.fenn_dice.camera_of`;
-    None: not put back); ``x`` where the face stands along the board, fields. None unless the face
-    shows 2-6 pips (``pips``: N×2 frame px, one a pip), the values whose layout is documented: the
+    None: not put back); ``x``, ``y`` where the face stands along and across the board, fields. None
+    unless the face shows 2-6 pips (``pips``: N×2 frame px, one a pip), the values whose layout is documented: the
     size of a die's pattern is measured within a few hundredths (renders, issue 38), its outline's
     within a fifth."""
     if not 2 <= value <= 6 or len(pips) != value:
@@ -61,7 +81,7 @@ def pip_scale(value: int, pips, to_plane, camera, z: float) -> tuple[float, floa
     rms = np.sqrt(((q - q.mean(axis=0)) ** 2).sum(axis=1).mean())
     rms_ref = np.sqrt(((ref - ref.mean(axis=0)) ** 2).sum(axis=1).mean())
     height = 1.0 if camera is None else (camera[1] - z) / camera[1]
-    return float(rms / rms_ref * height), float(q[:, 0].mean())
+    return float(rms / rms_ref * height), float(q[:, 0].mean()), float(q[:, 1].mean())
 
 
 def lift(camera, size: float, thick: float = BOARD_THICK) -> float:

@@ -1,0 +1,113 @@
+"""The held-up test's measure of the table: the tilt across the board, taken at calibration from the
+still dice of the start position (issue 38) and kept with the board."""
+
+import json
+
+import numpy as np
+import pytest
+
+from hardware.fenn_scene import FennScene
+from vision.config import DEFAULT
+from vision.diceset import PIP_LAYOUT
+from vision.fenn import BoardArea, BoardError, FennDie, find_board, measure_across, read_fenn
+from vision.fenn_lift import BOARD_THICK, across_fit, held_up, lift
+
+CORNERS = ((100.0, 200.0), (1000.0, 200.0), (1000.0, 300.0), (100.0, 300.0))
+
+
+def test_a_board_keeps_its_tilt_across_in_its_file():
+    board = BoardArea(CORNERS, (1640, 1232), across=0.0123)
+    back = BoardArea.from_dict(json.loads(json.dumps(board.to_dict())))
+    assert back == board
+    assert back.scaled((820, 616)).across == 0.0123
+    assert BoardArea.from_dict({"corners": CORNERS, "frame_size": [1640, 1232]}).across == 0.0  # an older file
+    assert "across" not in BoardArea(CORNERS, (1640, 1232)).to_dict()
+
+
+@pytest.mark.parametrize("across", ["steep", 0.5, True, None, float("nan")])
+def test_a_board_file_with_a_wrong_tilt_across_is_refused(across):
+    with pytest.raises(BoardError):
+        BoardArea.from_dict({"corners": CORNERS, "frame_size": [1640, 1232], "across": across})
+
+
+def test_the_tilt_across_is_what_makes_still_dice_one_size():
+    def patterns(tilt, ys):  # a face one field further across looks smaller by ``tilt``
+        return [(0.25 * (1 - tilt * (y - 0.5)), x, y) for x, y in zip((0.5, 8.5, 4.0), ys)]
+
+    assert across_fit(patterns(0.012, (0.5, 0.5, 3.5)), 1.0, 0.025) == pytest.approx(0.012, abs=0.0005)
+    assert across_fit(patterns(-0.008, (0.4, 0.6, -2.5)), 1.0, 0.025) == pytest.approx(-0.008, abs=0.0005)
+    assert across_fit(patterns(0.012, (0.5, 0.5, 1.2)), 1.0, 0.025) == 0.0  # the dice nearly in a line along
+    assert across_fit(patterns(0.2, (0.5, 0.5, 3.5)), 1.0, 0.025) == 0.025  # no table tilts so: at most ``most``
+    assert across_fit(patterns(0.012, (0.5,)), 1.0, 0.025) == 0.0  # one die tells nothing
+
+
+def _fives(places, camera, size, table_tilt):
+    """Faces of 5 at ``places`` ``(x, y, on the board, held)`` (fields; the frame 100 px a field), as a
+    camera ``camera`` sees them over a table that recedes ``table_tilt`` a field across."""
+    D = camera[1]
+    dice = []
+    for x, y, on_board, held in places:
+        z = size + (BOARD_THICK if on_board else 0.0) + (size if held else 0.0)
+        k = 0.2 * D / (D - z) * (1 - table_tilt * (y - 0.5))  # a quarter side, as seen
+        pips = [(100 * (x + k * px), 100 * (y + k * py)) for px, py in PIP_LAYOUT[5]]
+        dice.append((FennDie("blue", 5, (100 * x, 100 * y), 80.0, None, 1.0), np.float32(pips), on_board))
+    return dice
+
+
+def test_the_tilt_across_keeps_a_still_black_die_from_seeming_held_up():
+    """The black die four fields across a table tilted 1 % a field looks 4 % smaller than the dice on the
+    board: the die on the board seems held up, unless the board carries the tilt; a die really held up
+    stands out either way."""
+    camera, size, to_plane = ((4.5, 0.5), 20.0), 0.8, np.diag([0.01, 0.01, 1.0])
+    limit = 1 + DEFAULT.board.held_up * lift(camera, size)
+    still = _fives([(0.5, 0.5, True, False), (8.5, 0.5, True, False), (4.0, 4.5, False, False)], camera, size, 0.01)
+    assert held_up(still, to_plane, camera, size)[0] > limit
+    ratio, patterns = held_up(still, to_plane, camera, size, across=0.01)
+    assert ratio == pytest.approx(1.0, abs=0.002)
+    assert across_fit(patterns, 0.6, 0.025) == pytest.approx(0.01, abs=0.001)  # what calibration measures
+    held = _fives([(0.5, 0.5, True, True), (8.5, 0.5, True, False), (4.0, 4.5, False, False)], camera, size, 0.01)
+    assert held_up(held, to_plane, camera, size, across=0.01)[0] > limit
+
+
+def test_calibration_measures_the_tilt_across_from_the_start_position():
+    """A board found from the start position (F2) carries the tilt across that its still dice show;
+    the patterns of a read with it are the read's faces of 2-6 pips."""
+    tilts = []
+    for seed in (0, 1, 4):
+        scene = FennScene(seed=seed)
+        start, _ = scene.frame(blue=(1, 5), red=(9, 5), black=6, seed=seed, stray=False)
+        found = find_board(start)
+        board = measure_across(start, found)
+        assert board.corners == found.corners and abs(board.across) <= DEFAULT.board.across_most
+        patterns = read_fenn(start, board).patterns
+        assert sorted(int(x) + 1 for _s, x, y in patterns if 0 <= y <= 1) == [1, 9]  # blue and red (F2)
+        if board.across:
+            spans = [s * (board.across * (y - 0.5) + 1) for s, _x, y in patterns]
+            assert np.std(np.log(spans)) < np.std(np.log([p[0] for p in patterns]))  # nearer one size
+        tilts.append(board.across)
+    assert any(t != 0.0 for t in tilts)
+
+
+def test_companion_calibrate_keeps_the_tilt_across_with_the_board(tmp_path, capsys):
+    """``companion calibrate --game fenn``, found or touched at its ends, stores the tilt across the
+    still dice show; the reads of the game (``companion read --board``) use it."""
+    import cv2
+
+    from companion.cli import main
+
+    scene = FennScene(seed=0)
+    start, _ = scene.frame(blue=(1, 5), red=(9, 5), black=6, seed=0, stray=False)
+    cv2.imwrite(str(tmp_path / "start.png"), start)
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'[app]\ndata_dir = "{tmp_path / "data"}"\n')
+    want = measure_across(start, find_board(start)).across
+    assert want != 0.0
+    for ends in ([], ["--ends", f"{scene.to_frame(0.5, 0.5)[0]},{scene.to_frame(0.5, 0.5)[1]};"
+                               f"{scene.to_frame(8.5, 0.5)[0]},{scene.to_frame(8.5, 0.5)[1]}"]):
+        assert main(["calibrate", "--game", "fenn", "--config", str(cfg), "--image", str(tmp_path / "start.png"),
+                     *ends]) == 0
+        assert "tilted across" in capsys.readouterr().out
+        stored = BoardArea.from_dict(json.loads((tmp_path / "data" / "board.json").read_text()))
+        assert abs(stored.across) <= DEFAULT.board.across_most
+        if not ends:
+            assert stored.across == pytest.approx(want, abs=1e-5)
