@@ -115,6 +115,16 @@ def fenn_spec(seed: int) -> dict:
     return _with_dice(spec, pos, rng.choice(list(LAYOUTS)))
 
 
+def start_spec(seed: int) -> dict:
+    """The start position (F2: blue on field 1, red on field 9, each showing 5; the black die showing the
+    scene's face) on the set-up of Fenn scene ``seed`` (:func:`fenn_spec`: the same table, board, dice,
+    black die's place, clutter, camera and lights), the dice placed on their fields afresh, nothing held:
+    the frame the players calibrate on (``benchmarks/fenn_camera.py`` finds the board on it)."""
+    scene = fenn_spec(seed)
+    spec = dict(scene, setup=seed, seed=100_000 + seed, name=f"fenn-start-{seed:05d}", hand=False, lifted=None)
+    return _with_dice(spec, {"blue": [1, 5], "red": [9, 5], "black": scene["black"]}, scene["layout"])
+
+
 def _with_dice(spec: dict, pos: dict, layout: str) -> dict:
     faces = dict(DICE[spec["dice_set"]], black=BLACK_FACES)
     spec.update(blue=pos["blue"], red=pos["red"], black=pos["black"], layout=layout,
@@ -236,7 +246,8 @@ def copy_fixtures(folder: str, names: list[str], dest: str, quality: int = 90, m
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--kind", choices=["fenn", "trays", "game"], required=True)
+    ap.add_argument("--kind", choices=["fenn", "fenn-start", "trays", "game"], required=True,
+                    help="fenn-start: the start position on each Fenn scene's set-up, to calibrate on")
     ap.add_argument("--count", type=int, default=20, help="scenes to render (fenn, trays)")
     ap.add_argument("--start", type=int, default=0, help="first seed (game: the game's seed)")
     ap.add_argument("--out", default=DEFAULT_OUT, help=f"cache folder (default {DEFAULT_OUT}, env DICE_RENDERS)")
@@ -264,7 +275,7 @@ def main(argv=None) -> int:
         with open(os.path.join(folder, "game.jsonl"), "w") as f:
             f.writelines(json.dumps(line) + "\n" for line in script)
     else:
-        make = fenn_spec if args.kind == "fenn" else tray_spec
+        make = {"fenn": fenn_spec, "fenn-start": start_spec, "trays": tray_spec}[args.kind]
         specs = [make(s) for s in range(args.start, args.start + args.count)]
         folder = os.path.join(args.out, args.kind)
     t0 = time.time()

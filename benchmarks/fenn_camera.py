@@ -232,7 +232,8 @@ def render_scenes(folder: str, verbose: bool = False) -> None:
     with open(os.path.join(folder, "labels.json"), encoding="utf-8") as f:
         labels = json.load(f)
     readers = {name: Reader(dice=DICE_SETS[name]) for name in ("miwin", "wikipedia")}  # the game's dice option
-    found, calibrated, not_found = Tally(), Tally(), 0
+    starts = _starts(folder)
+    found, at_start, calibrated, not_found, start_not_found = Tally(), Tally(), Tally(), 0, 0
     for label in labels:
         reader = readers[label.get("dice_set", "miwin")]
         frame = load_image(os.path.join(folder, label["image"]))
@@ -243,18 +244,44 @@ def render_scenes(folder: str, verbose: bool = False) -> None:
             not_found += 1
             board = _touched_corners(label["board_corners"], size)
         true_board = BoardArea(tuple(map(tuple, label["board_corners"])), size)
+        ways = [("found", found, board), ("calibrated", calibrated, true_board)]
+        if label["seed"] in starts:  # the players set up for the start on this table and calibrate (F2)
+            start = load_image(starts[label["seed"]])
+            try:
+                ways.append(("found at the start", at_start, measure_across(start, find_board(start))))
+            except BoardError:
+                start_not_found += 1
+                ways.append(("found at the start", at_start,
+                             measure_across(start, _touched_corners(label["board_corners"], size))))
         still = bool(label.get("still", True))
         w = _timed_workload(frame)
-        for name, tally, b in (("found", found, board), ("calibrated", calibrated, true_board)):
+        for name, tally, b in ways:
             r = reader.read_board(frame, b)
             tally.add(r, _want(label), still, len(label.get("stray") or []), w)
             if verbose:
                 _say(label["image"], name, r, _want(label), still)
     print(f"Blender family (0-199 looked at, 200 and up never): {len(labels)} scenes from {folder}; the board found in "
           f"{len(labels) - not_found}, touched at its two ends in {not_found}")
+    if at_start.n:
+        print(f"  found at the start: {at_start.n} scenes with their start position rendered (the board found on it "
+              f"in {at_start.n - start_not_found}, touched in {start_not_found}; the tilt across measured there)")
     print(HEADER)
     print(found.row("found"))
+    if at_start.n:
+        print(at_start.row("found at the start"))
     print(calibrated.row("calibrated"))
+
+
+def _starts(folder: str) -> dict:
+    """The start positions rendered on the scenes' set-ups (``--kind fenn-start``, in ``fenn-start`` beside
+    ``folder``, named ``fenn-start-<scene seed>.jpg``): ``{scene seed: image path}``."""
+    where = os.path.join(os.path.dirname(os.path.abspath(folder).rstrip("/")), "fenn-start")
+    try:
+        with open(os.path.join(where, "labels.json"), encoding="utf-8") as f:
+            labels = json.load(f)
+    except OSError:
+        return {}
+    return {int(lab["image"][len("fenn-start-"):-len(".jpg")]): os.path.join(where, lab["image"]) for lab in labels}
 
 
 def referee(frames, board, options: dict | None = None, log=None) -> tuple:

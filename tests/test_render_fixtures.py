@@ -135,3 +135,16 @@ def test_a_blender_whose_python_lacks_numpy_is_named_with_its_package(monkeypatc
     assert host.main(["--kind", "fenn", "--count", "3", "--out", str(tmp_path)]) == 2
     assert "apt-get install python3-numpy" in capsys.readouterr().err
     assert not [f for f in os.listdir(tmp_path / "fenn") if f.endswith(".jpg")]
+
+
+def test_a_start_frame_is_rendered_on_its_scenes_set_up():
+    """``--kind fenn-start``: the frame the players calibrate on, on the same table, board, dice, clutter,
+    camera and lights as the scene (the set-up drawn from the scene's seed), the dice at the start (F2)."""
+    host = _host()
+    for seed in (0, 7, 203):
+        scene, start = host.fenn_spec(seed), host.start_spec(seed)
+        assert start["setup"] == seed and "setup" not in scene  # the bpy script draws the set-up from it
+        assert start["name"] == f"fenn-start-{seed:05d}" and start["seed"] != seed  # the dice placed afresh
+        assert (start["blue"], start["red"]) == ([1, 5], [9, 5]) and not start["hand"] and not start["lifted"]
+        same = ("dice_set", "layout", "stray", "black", "faces", "kind")
+        assert {k: start[k] for k in same} == {k: scene[k] for k in same}
