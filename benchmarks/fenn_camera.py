@@ -62,7 +62,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from companion.fenn import BlackThrow, Fenn, Pass, Turn  # noqa: E402
 from hardware.fenn_scene import FennScene  # noqa: E402
 from vision.diceset import DICE_SETS, MIWIN  # noqa: E402
-from vision.fenn import BoardArea, BoardError, find_board, measure_across  # noqa: E402
+from vision.fenn import BoardArea, BoardError, find_board, measure_tilt  # noqa: E402
 from vision.reader import Reader  # noqa: E402
 
 
@@ -189,7 +189,7 @@ def mock_scenes(n: int, verbose: bool = False) -> None:
         except BoardError:  # the players touch the middles of fields 1 and 9 on the screen instead
             not_found += 1
             board = touched(scene)
-        board = measure_across(start, board)  # the table's tilt across, from the still dice
+        board = measure_tilt(start, board)  # the table's tilt under the board, from the still dice
         true_board = BoardArea(tuple(scene.board_corners()), scene.size)
         blue, red, black = random_position(rng)
         trouble = "hand" if i % 10 == 3 else "lifted" if i % 10 == 7 else None
@@ -248,11 +248,11 @@ def render_scenes(folder: str, verbose: bool = False) -> None:
         if label["seed"] in starts:  # the players set up for the start on this table and calibrate (F2)
             start = load_image(starts[label["seed"]])
             try:
-                ways.append(("found at the start", at_start, measure_across(start, find_board(start))))
+                ways.append(("found at the start", at_start, measure_tilt(start, find_board(start))))
             except BoardError:
                 start_not_found += 1
                 ways.append(("found at the start", at_start,
-                             measure_across(start, _touched_corners(label["board_corners"], size))))
+                             measure_tilt(start, _touched_corners(label["board_corners"], size))))
         still = bool(label.get("still", True))
         w = _timed_workload(frame)
         for name, tally, b in ways:
@@ -264,7 +264,7 @@ def render_scenes(folder: str, verbose: bool = False) -> None:
           f"{len(labels) - not_found}, touched at its two ends in {not_found}")
     if at_start.n:
         print(f"  found at the start: {at_start.n} scenes with their start position rendered (the board found on it "
-              f"in {at_start.n - start_not_found}, touched in {start_not_found}; the tilt across measured there)")
+              f"in {at_start.n - start_not_found}, touched in {start_not_found}; the table's tilt measured there)")
     print(HEADER)
     print(found.row("found"))
     if at_start.n:
@@ -334,7 +334,7 @@ def mock_games(n: int) -> None:
             board = find_board(start)
         except BoardError:
             board = touched(scene)
-        board = measure_across(start, board)
+        board = measure_tilt(start, board)
         ref = Fenn(["Anna", "Ben"])
         events = []
         while ref.to_act is None:
@@ -398,7 +398,7 @@ def render_game(folder: str, verbose: bool = False) -> None:
     except BoardError:
         board = _touched_corners(labels[0]["board_corners"], size, random.Random(38))  # the same each run
         how = "touched at its ends"
-    board = measure_across(first, board)  # the table's tilt across, from the start position's still dice
+    board = measure_tilt(first, board)  # the table's tilt under the board, from the start position's still dice
     log = (lambda i, e, got: print(f"  frame {i}: {e} -> {got}")) if verbose else None
     right, taken, asked, wrong, turns = referee(frames, board, options, log)
     print(f"Blender game {os.path.basename(folder.rstrip('/'))}: {len(frames)} frames, the board {how}; "

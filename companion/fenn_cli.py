@@ -81,7 +81,7 @@ def load_stored_board(data_dir: str):
 def calibrate_board(args) -> int:
     """``companion calibrate --game fenn``: find the board (or take ``--ends``) and store it."""
     from hardware.camera import CameraError, open_camera
-    from vision.fenn import BOARD_FILE, BoardArea, BoardError, find_board, measure_across
+    from vision.fenn import BOARD_FILE, BoardArea, BoardError, find_board, measure_tilt
     from vision.reader import UnreadableImage
 
     from .config import ConfigError, load_config
@@ -106,7 +106,7 @@ def calibrate_board(args) -> int:
             board = BoardArea.from_ends(ends[0], ends[1], size)
         else:
             board = find_board(frame)
-        board = measure_across(frame, board)  # the table's tilt across, from the start position's still dice
+        board = measure_tilt(frame, board)  # the table's tilt under the board, from the start position's still dice
         os.makedirs(cfg["app"]["data_dir"], exist_ok=True)
         path = os.path.join(cfg["app"]["data_dir"], BOARD_FILE)
         write_atomically(path, json.dumps(board.to_dict()).encode())
@@ -114,6 +114,7 @@ def calibrate_board(args) -> int:
         print(f"error: {' '.join(str(e).split())[:300]}", file=sys.stderr)
         return 2
     print(f"board: field 1 at {tuple(round(v) for v in board.corners[0])}, field 9 at "
-          f"{tuple(round(v) for v in board.corners[1])} in a {size[0]}×{size[1]} frame, tilted across "
-          f"{board.across:+.3f} a field; saved to {path}")
+          f"{tuple(round(v) for v in board.corners[1])} in a {size[0]}×{size[1]} frame, the table tilted "
+          f"{board.across:+.3f} a field across it and "
+          f"{'by its lines along' if board.along is None else f'{board.along:+.3f} along'}; saved to {path}")
     return 0

@@ -1,5 +1,5 @@
-"""The held-up test's measure of the table: the tilt across the board, taken at calibration from the
-still dice of the start position (issue 38) and kept with the board."""
+"""The held-up test's measure of the table: its tilt under the board, along and across, taken at
+calibration from the still dice of the start position (issue 38) and kept with the board."""
 
 import json
 
@@ -9,36 +9,46 @@ import pytest
 from hardware.fenn_scene import FennScene
 from vision.config import DEFAULT
 from vision.diceset import PIP_LAYOUT
-from vision.fenn import BoardArea, BoardError, FennDie, find_board, measure_across, read_fenn
-from vision.fenn_lift import BOARD_THICK, across_fit, held_up, lift
+from vision.fenn import BoardArea, BoardError, FennDie, find_board, measure_tilt, read_fenn
+from vision.fenn_lift import BOARD_THICK, held_up, lift, tilt_fit
 
 CORNERS = ((100.0, 200.0), (1000.0, 200.0), (1000.0, 300.0), (100.0, 300.0))
 
 
-def test_a_board_keeps_its_tilt_across_in_its_file():
-    board = BoardArea(CORNERS, (1640, 1232), across=0.0123)
+def test_a_board_keeps_its_tilt_in_its_file():
+    board = BoardArea(CORNERS, (1640, 1232), across=0.0123, along=-0.004)
     back = BoardArea.from_dict(json.loads(json.dumps(board.to_dict())))
     assert back == board
-    assert back.scaled((820, 616)).across == 0.0123
-    assert BoardArea.from_dict({"corners": CORNERS, "frame_size": [1640, 1232]}).across == 0.0  # an older file
+    assert back.scaled((820, 616)) == BoardArea(tuple((x / 2, y / 2) for x, y in CORNERS), (820, 616), 0.0123, -0.004)
+    older = BoardArea.from_dict({"corners": CORNERS, "frame_size": [1640, 1232]})  # a file from before
+    assert (older.across, older.along) == (0.0, None)
     assert "across" not in BoardArea(CORNERS, (1640, 1232)).to_dict()
+    assert "along" not in BoardArea(CORNERS, (1640, 1232)).to_dict()
 
 
-@pytest.mark.parametrize("across", ["steep", 0.5, True, None, float("nan")])
-def test_a_board_file_with_a_wrong_tilt_across_is_refused(across):
+@pytest.mark.parametrize("tilt", [{"across": "steep"}, {"across": 0.5}, {"across": True}, {"across": None},
+                                  {"across": float("nan")}, {"along": 0.3}, {"along": "x"}, {"along": False}])
+def test_a_board_file_with_a_wrong_tilt_is_refused(tilt):
     with pytest.raises(BoardError):
-        BoardArea.from_dict({"corners": CORNERS, "frame_size": [1640, 1232], "across": across})
+        BoardArea.from_dict({"corners": CORNERS, "frame_size": [1640, 1232], **tilt})
 
 
-def test_the_tilt_across_is_what_makes_still_dice_one_size():
-    def patterns(tilt, ys):  # a face one field further across looks smaller by ``tilt``
-        return [(0.25 * (1 - tilt * (y - 0.5)), x, y) for x, y in zip((0.5, 8.5, 4.0), ys)]
+def test_the_tilt_is_what_makes_still_dice_one_size():
+    def patterns(along, across, places):  # a face one field further along or across looks smaller
+        return [(0.25 * (1 - along * x) * (1 - across * (y - 0.5)), x, y) for x, y in places]
 
-    assert across_fit(patterns(0.012, (0.5, 0.5, 3.5)), 1.0, 0.025) == pytest.approx(0.012, abs=0.0005)
-    assert across_fit(patterns(-0.008, (0.4, 0.6, -2.5)), 1.0, 0.025) == pytest.approx(-0.008, abs=0.0005)
-    assert across_fit(patterns(0.012, (0.5, 0.5, 1.2)), 1.0, 0.025) == 0.0  # the dice nearly in a line along
-    assert across_fit(patterns(0.2, (0.5, 0.5, 3.5)), 1.0, 0.025) == 0.025  # no table tilts so: at most ``most``
-    assert across_fit(patterns(0.012, (0.5,)), 1.0, 0.025) == 0.0  # one die tells nothing
+    start = ((0.5, 0.5), (8.5, 0.5), (4.0, 3.5))  # blue on field 1, red on 9 (F2), the black die beside
+    assert tilt_fit(patterns(0.003, 0.012, start), 1.0, 0.025) == pytest.approx((0.003, 0.012), abs=0.0005)
+    assert tilt_fit(patterns(-0.002, -0.008, ((0.5, 0.4), (8.5, 0.6), (2, -2.5))), 1.0, 0.025) == \
+        pytest.approx((-0.002, -0.008), abs=0.0005)
+    # the black die nearly in line with the board: the tilt along only, none across
+    assert tilt_fit(patterns(0.003, 0.012, ((0.5, 0.5), (8.5, 0.5), (4.0, 1.2))), 1.0, 0.025) == \
+        pytest.approx((0.003, 0.0), abs=0.0005)
+    # blue and red unread: the black die and one other tell the tilt across, the lines the tilt along
+    along, across = tilt_fit(patterns(0.003, 0.012, ((4.0, 0.5), (4.5, 3.5))), 1.0, 0.025)
+    assert along is None and across == pytest.approx(0.012, abs=0.002)
+    assert tilt_fit(patterns(0.0, 0.2, start), 1.0, 0.025)[1] == 0.025  # no table tilts so: at most ``most``
+    assert tilt_fit(patterns(0.003, 0.012, ((0.5, 0.5),)), 1.0, 0.025) == (None, 0.0)  # one die tells nothing
 
 
 def _fives(places, camera, size, table_tilt):
@@ -54,7 +64,7 @@ def _fives(places, camera, size, table_tilt):
     return dice
 
 
-def test_the_tilt_across_keeps_a_still_black_die_from_seeming_held_up():
+def test_the_tilt_keeps_a_still_black_die_from_seeming_held_up():
     """The black die four fields across a table tilted 1 % a field looks 4 % smaller than the dice on the
     board: the die on the board seems held up, unless the board carries the tilt; a die really held up
     stands out either way."""
@@ -64,33 +74,34 @@ def test_the_tilt_across_keeps_a_still_black_die_from_seeming_held_up():
     assert held_up(still, to_plane, camera, size)[0] > limit
     ratio, patterns = held_up(still, to_plane, camera, size, across=0.01)
     assert ratio == pytest.approx(1.0, abs=0.002)
-    assert across_fit(patterns, 0.6, 0.025) == pytest.approx(0.01, abs=0.001)  # what calibration measures
+    assert tilt_fit(patterns, 0.6, 0.025) == pytest.approx((0.0, 0.01), abs=0.001)  # what calibration measures
+    assert held_up(still, to_plane, camera, size, across=0.01, tilt=0.02, along=0.0)[0] == ratio  # along kept
     held = _fives([(0.5, 0.5, True, True), (8.5, 0.5, True, False), (4.0, 4.5, False, False)], camera, size, 0.01)
     assert held_up(held, to_plane, camera, size, across=0.01)[0] > limit
 
 
-def test_calibration_measures_the_tilt_across_from_the_start_position():
-    """A board found from the start position (F2) carries the tilt across that its still dice show;
-    the patterns of a read with it are the read's faces of 2-6 pips."""
+def test_calibration_measures_the_tilt_from_the_start_position():
+    """A board found from the start position (F2) carries the tilt its still dice show; with it their
+    patterns come out nearer one size."""
     tilts = []
     for seed in (0, 1, 4):
         scene = FennScene(seed=seed)
         start, _ = scene.frame(blue=(1, 5), red=(9, 5), black=6, seed=seed, stray=False)
         found = find_board(start)
-        board = measure_across(start, found)
+        board = measure_tilt(start, found)
         assert board.corners == found.corners and abs(board.across) <= DEFAULT.board.across_most
         patterns = read_fenn(start, board).patterns
         assert sorted(int(x) + 1 for _s, x, y in patterns if 0 <= y <= 1) == [1, 9]  # blue and red (F2)
-        if board.across:
-            spans = [s * (board.across * (y - 0.5) + 1) for s, _x, y in patterns]
-            assert np.std(np.log(spans)) < np.std(np.log([p[0] for p in patterns]))  # nearer one size
+        assert board.along is not None and abs(board.along) <= DEFAULT.board.across_most
+        spans = [s * (board.along * x + 1) * (board.across * (y - 0.5) + 1) for s, x, y in patterns]
+        assert np.std(np.log(spans)) < np.std(np.log([p[0] for p in patterns]))  # nearer one size
         tilts.append(board.across)
     assert any(t != 0.0 for t in tilts)
 
 
-def test_companion_calibrate_keeps_the_tilt_across_with_the_board(tmp_path, capsys):
-    """``companion calibrate --game fenn``, found or touched at its ends, stores the tilt across the
-    still dice show; the reads of the game (``companion read --board``) use it."""
+def test_companion_calibrate_keeps_the_tilt_with_the_board(tmp_path, capsys):
+    """``companion calibrate --game fenn``, found or touched at its ends, stores the tilt the still dice
+    show; the reads of the game (``companion read --board``) use it."""
     import cv2
 
     from companion.cli import main
@@ -100,14 +111,14 @@ def test_companion_calibrate_keeps_the_tilt_across_with_the_board(tmp_path, caps
     cv2.imwrite(str(tmp_path / "start.png"), start)
     cfg = tmp_path / "c.toml"
     cfg.write_text(f'[app]\ndata_dir = "{tmp_path / "data"}"\n')
-    want = measure_across(start, find_board(start)).across
-    assert want != 0.0
+    want = measure_tilt(start, find_board(start))
+    assert want.across != 0.0 and want.along is not None
     for ends in ([], ["--ends", f"{scene.to_frame(0.5, 0.5)[0]},{scene.to_frame(0.5, 0.5)[1]};"
                                f"{scene.to_frame(8.5, 0.5)[0]},{scene.to_frame(8.5, 0.5)[1]}"]):
         assert main(["calibrate", "--game", "fenn", "--config", str(cfg), "--image", str(tmp_path / "start.png"),
                      *ends]) == 0
-        assert "tilted across" in capsys.readouterr().out
+        assert "the table tilted" in capsys.readouterr().out
         stored = BoardArea.from_dict(json.loads((tmp_path / "data" / "board.json").read_text()))
         assert abs(stored.across) <= DEFAULT.board.across_most
         if not ends:
-            assert stored.across == pytest.approx(want, abs=1e-5)
+            assert (stored.across, stored.along) == pytest.approx((want.across, want.along), abs=1e-5)

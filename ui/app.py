@@ -548,13 +548,13 @@ def _make_app(cfg, driver):
             import json
 
             from companion.files import write_atomically
-            from vision.fenn import BOARD_FILE, BoardArea, measure_across
+            from vision.fenn import BOARD_FILE, BoardArea, measure_tilt
 
             size = (frame.shape[1], frame.shape[0])
             try:
                 board = (BoardArea.from_ends(points[0], points[1], size) if len(points) == 2
                          else BoardArea(tuple(map(tuple, points)), size))
-                board = measure_across(frame, board)  # the table's tilt across, from the still dice
+                board = measure_tilt(frame, board)  # the table's tilt under the board, from the still dice
                 write_atomically(os.path.join(self.cfg["app"]["data_dir"], BOARD_FILE),
                                  json.dumps(board.to_dict()).encode())
             except (ValueError, OSError, IndexError) as e:  # a BoardError too

@@ -357,12 +357,12 @@ class FennTable:
         return True
 
     def _find_demo_board(self):
-        from vision.fenn import BoardError, find_board, measure_across
+        from vision.fenn import BoardError, find_board, measure_tilt
 
         try:
             # calibrated as the players do: the dice set up for the start (F2: field 1 where blue stands)
             start = self._scene.frame(blue=(1, 5), red=(9, 5), black=6, seed=1, stray=False)[0]
-            return measure_across(start, find_board(start))
+            return measure_tilt(start, find_board(start))
         except BoardError:
             return None
 

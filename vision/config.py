@@ -206,14 +206,17 @@ class BoardConfig:
     #: a lift of one die's height gives at this camera's height (about 4 % from 60 cm, 9 % from 25 cm);
     #: raising it overlooks more held dice, lowering it asks on more still boards found a little off.
     held_up: float = 0.4
-    #: The steepest tilt of the table across the board that calibration takes from the still dice of the
-    #: start position (:func:`vision.fenn.measure_across`; a share of a pattern's size per field across:
-    #: a camera 50 cm above tilted 12° across gives about 0.01); raising it takes a steeper tilt, or a die
-    #: held up at calibration, for the table's.
+    #: The steepest tilt of the table under the board, along it or across, that calibration takes from the
+    #: still dice of the start position (:func:`vision.fenn.measure_tilt`; a share of a pattern's size
+    #: per field: a camera 50 cm above tilted 12° gives about 0.01); raising it takes a steeper tilt, or a
+    #: die held up at calibration, for the table's.
     across_most: float = 0.025
-    #: The least spread across the board (fields) of the dice measured at calibration for their tilt to be
-    #: taken; lowering it takes a tilt from dice nearly in a line along the board (noisier).
+    #: The least spread across the board (fields) of the dice measured at calibration for the tilt across
+    #: to be taken; lowering it takes a tilt from dice nearly in a line along the board (noisier).
     across_span: float = 0.6
+    #: The least spread along the board (fields) of the dice measured at calibration for the tilt along to
+    #: be taken (else each frame's field lines tell it); blue and red at the start stand 8 apart (F2).
+    along_span: float = 3.0
     #: How far (share of their spacing) a counted 7-9's pips may lie from their mirror images through
     #: their middle and still make a regular pattern; raising it is sure of more faces cut at an edge.
     pip_symmetry: float = 0.3
@@ -250,7 +253,7 @@ class BoardConfig:
                       "stray_pattern": (0.005, 1.0),
                       "focal": (0.2, 5.0), "foreign_colour": (2.0, 200.0), "foreign_area": (0.01, 9.0), "line_seen": (0.0, 1.0),
                       "foreign_edge": (0.0, 1.0),
-                      "held_up": (0.05, 5.0), "across_most": (0.0, 0.2), "across_span": (0.2, 10.0),
+                      "held_up": (0.05, 5.0), "across_most": (0.0, 0.2), "across_span": (0.2, 10.0), "along_span": (1.0, 9.0),
                       "pip_symmetry": (0.05, 2.0),
                       "no_colour_die": (0.0, 1.0)})
         lo, hi = self.square_area if len(self.square_area) == 2 else (1.0, 1.0)

@@ -43,11 +43,11 @@ from .diceset import MIWIN, MIWIN_SWAPPED, DiceSet
 from .face import _read_face as read_face
 from .fenn_board import find_strip
 from .fenn_dice import camera_of, find_dice, standing_at
-from .fenn_lift import BOARD_THICK, across_fit, held_up, lift, pip_scale, rigid
+from .fenn_lift import BOARD_THICK, held_up, lift, pip_scale, rigid, tilt_fit
 from .fenn_over import FieldLines, board_plane, something_over
 from .reasons import FennReason
 
-__all__ = ["BoardArea", "FennDie", "FennRead", "FennReason", "BoardError", "find_board", "measure_across", "read_fenn",
+__all__ = ["BoardArea", "FennDie", "FennRead", "FennReason", "BoardError", "find_board", "measure_tilt", "read_fenn",
            "held_up", "pip_scale", "regular_pattern", "BOARD_FILE"]
 
 #: The stored board's file name in the data folder.
@@ -62,14 +62,16 @@ class BoardError(ValueError):
 class BoardArea:
     """The board in a frame: ``corners`` (``(x, y)`` px) of field 1's outer end,
     then along the board to field 9's end, clockwise; ``frame_size`` ``(w, h)``;
-    ``across`` the table's tilt across the board that its corners cannot show (a
-    strip one field wide found a few pixels off is nearly a parallelogram): the
-    share per field across by which a die further across looks smaller, measured
-    at calibration from the still dice (:func:`measure_across`; 0.0: not measured)."""
+    ``across`` and ``along`` the table's tilt under the board that its corners do
+    not show (a strip one field wide found a few pixels off is nearly a
+    parallelogram): the shares per field across and along by which a die further
+    off looks smaller, measured at calibration from the still dice
+    (:func:`measure_tilt`; ``across`` 0.0 and ``along`` None: not measured)."""
 
     corners: tuple[tuple[float, float], ...]
     frame_size: tuple[int, int]
     across: float = 0.0
+    along: float | None = None
 
     def to_plane(self) -> np.ndarray:
         """The 3×3 homography from frame pixels to the board's plane (fields; the board is [0, 9]×[0, 1])."""
@@ -85,12 +87,13 @@ class BoardArea:
     def scaled(self, frame_size: tuple[int, int]) -> "BoardArea":
         """The same board in a frame of another size."""
         sx, sy = frame_size[0] / self.frame_size[0], frame_size[1] / self.frame_size[1]
-        return BoardArea(tuple((x * sx, y * sy) for x, y in self.corners), tuple(frame_size), self.across)
+        return BoardArea(tuple((x * sx, y * sy) for x, y in self.corners), tuple(frame_size), self.across, self.along)
 
     def to_dict(self) -> dict:
-        """JSON-ready form (``corners`` px, ``frame_size``; ``across`` when measured)."""
+        """JSON-ready form (``corners`` px, ``frame_size``; ``across``, ``along`` when measured)."""
         d = {"corners": [[round(x, 1), round(y, 1)] for x, y in self.corners], "frame_size": list(self.frame_size)}
-        return d | ({"across": round(self.across, 5)} if self.across else {})
+        return d | ({"across": round(self.across, 5)} if self.across else {}) | \
+            ({"along": round(self.along, 5)} if self.along is not None else {})
 
     @classmethod
     def from_dict(cls, d: dict) -> "BoardArea":
@@ -99,13 +102,15 @@ class BoardArea:
             corners = tuple((float(x), float(y)) for x, y in d["corners"])
             size = (int(d["frame_size"][0]), int(d["frame_size"][1]))
             across = float(d.get("across", 0.0))
+            along = None if d.get("along") is None else float(d["along"])
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise BoardError(f"not a board: {e}") from None
         if len(corners) != 4:
             raise BoardError("a board has 4 corners")
-        if not abs(across) <= 0.2 or isinstance(d.get("across"), bool):
-            raise BoardError(f"not a board: its tilt across, {d.get('across')!r}, is not a share below 0.2")
-        return cls(corners, size, across)
+        for name, v in (("across", across), ("along", 0.0 if along is None else along)):
+            if not abs(v) <= 0.2 or isinstance(d.get(name), bool):
+                raise BoardError(f"not a board: its tilt {name}, {d.get(name)!r}, is not a share below 0.2")
+        return cls(corners, size, across, along)
 
     @classmethod
     def from_ends(cls, end1, end9, frame_size) -> "BoardArea":
@@ -150,7 +155,7 @@ class FennRead:
     strays: tuple[FennDie, ...] = ()
     #: The surely read faces of 2-6 pips the held-up test compared: ``(scale, x, y)`` each, the pip
     #: pattern's size put back to the board's height (:func:`vision.fenn_lift.held_up`), where it stands
-    #: (fields along, across). What calibration measures the table's tilt across by (:func:`measure_across`).
+    #: (fields along, across). What calibration measures the table's tilt across by (:func:`measure_tilt`).
     patterns: tuple[tuple[float, float, float], ...] = ()
 
     @property
@@ -231,26 +236,29 @@ def _one_field_off(frame: np.ndarray, board: BoardArea, dice: DiceSet, config: R
     return board, read_fenn(frame, board, dice=dice, config=config)
 
 
-def measure_across(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
+def measure_tilt(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
                    config: ReaderConfig = DEFAULT) -> BoardArea:
-    """``board`` with the table's tilt across it (:attr:`BoardArea.across`) measured from the dice
-    standing still in ``frame`` (``H×W×3 uint8 BGR``): the start position as the players calibrate (F2:
-    blue on field 1, red on field 9, the black die beside the board). The tilt is what makes their pip
-    patterns one size (:func:`vision.fenn_lift.across_fit`, at most ``config.board.across_most`` a
-    field); 0.0 (compared as found) unless two faces of 2-6 pips ``config.board.across_span`` fields or
-    more apart across the board are read surely. A board found, or touched at its ends, shows no tilt
-    across; without it a still black die a few fields across can seem held up (issue 38).
+    """``board`` with the table's tilt under it (:attr:`BoardArea.across`, ``along``) measured from the
+    dice standing still in ``frame`` (``H×W×3 uint8 BGR``): the start position as the players calibrate
+    (F2: blue on field 1, red on field 9, the black die beside the board). The tilt is what makes their
+    pip patterns one size (:func:`vision.fenn_lift.tilt_fit`, at most ``config.board.across_most`` a
+    field): along the board from faces of 2-6 pips ``config.board.along_span`` fields or more apart
+    along it (else each frame's field lines tell it), across from faces ``config.board.across_span``
+    apart across it (else 0.0: compared as found). A board found, or touched at its ends, shows no tilt
+    across and only roughly along; without it still dice a few fields apart can seem held up (issue 38).
 
     >>> from hardware.fenn_scene import FennScene
     >>> start, _ = FennScene(seed=4).frame(blue=(1, 5), red=(9, 5), black=6, seed=1, stray=False)
-    >>> board = measure_across(start, find_board(start))
+    >>> board = measure_tilt(start, find_board(start))
     >>> abs(board.across) <= DEFAULT.board.across_most
     True
 
     Raises ``ValueError`` for an image that is not a colour image."""
-    flat = replace(board, across=0.0)
+    flat = replace(board, across=0.0, along=None)
     r = read_fenn(frame, flat, dice=dice, config=config)
-    return replace(flat, across=across_fit(r.patterns, config.board.across_span, config.board.across_most))
+    along, across = tilt_fit(r.patterns, config.board.across_span, config.board.across_most,
+                             config.board.along_span)
+    return replace(flat, across=across, along=along)
 
 
 def _clockwise(c, size) -> BoardArea:
@@ -409,7 +417,8 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
     if len(found) < 3:
         reasons.add(FennReason.MISSING_DIE)
     lines = FieldLines(frame, to_frame, [t[1] for t in seen])
-    ratio, patterns = held_up(spread, plain, camera, size, tilt=lines.tilt(), across=board.across)
+    ratio, patterns = held_up(spread, plain, camera, size, tilt=lines.tilt(), across=board.across,
+                              along=board.along)
     if something_over(plane, lines, bc) or camera is not None and ratio > 1 + bc.held_up * lift(camera, size):
         reasons.add(FennReason.FOREIGN)  # a hand, a cup over the board, or a die held up (in mid-move)
     wrong = [d for d in out if d.colour and not dice.carries(d.colour, d.value)]

@@ -13,56 +13,68 @@ import numpy as np
 
 from .diceset import PIP_LAYOUT
 
-__all__ = ["BOARD_THICK", "held_up", "pip_scale", "lift", "rigid", "across_fit"]
+__all__ = ["BOARD_THICK", "held_up", "pip_scale", "lift", "rigid", "tilt_fit"]
 
 #: The board's thickness in fields (4 mm of a 25 mm field): a die on it stands this much higher.
 BOARD_THICK = 0.16
 
 
 def held_up(dice, to_plane, camera, size: float, thick: float = BOARD_THICK, tilt: float = 0.0,
-            across: float = 0.0) -> tuple[float, tuple[tuple[float, float, float], ...]]:
+            across: float = 0.0, along: float | None = None) -> tuple[float, tuple[tuple[float, float, float], ...]]:
     """How much nearer the camera than the others the highest die is: ``(ratio, patterns)``, ``ratio``
     the spread of its pips on the board's plane (``to_plane``: frame px → fields) against the other dice's,
     each put back to its own height (a die's top face ``size`` fields above the board, ``thick`` more on
     the board: the camera ``camera`` from :func:`vision.fenn_dice.camera_of` sees a face at height z
     larger by D / (D - z)); ``patterns`` each compared face's ``(scale, x, y)``: its pattern's size put
-    back to the board's height and along the board (below), where it stands (fields along, across).
+    back to the board's height, where it stands (fields along, across).
     ``dice``: ``(FennDie, pips N×2 frame px, on the board)``; only faces of 2-6 pips count (their
     layout is documented, fenn.md). ratio 1.0 when fewer than two dice can be compared; a die held a
     die's height above the board (in mid-move) comes out about 1.04 (a camera 60 cm above) to 1.09 (25 cm).
     A board found with no tilt in it (a strip one field wide shows a 10° tilt as 4 px across its
     width) leaves the dice's distances from the camera unequal: up to 5 % between dice 8 fields
-    apart, as much as a lift (a still board found so may ask): ``tilt``, the board's recession along
-    itself that its plane does not show (:meth:`vision.fenn_over.FieldLines.tilt`), puts each die's spread
-    back by ``tilt x + 1``; ``across``, the table's recession across the board measured at calibration
-    (:attr:`vision.fenn.BoardArea.across`, :func:`across_fit`), by ``across (y - 0.5) + 1``."""
+    apart, as much as a lift (a still board found so may ask). Each die's spread is put back by
+    ``along x + 1`` and ``across (y - 0.5) + 1``: the table's recession along and across the board that
+    its plane does not show, measured at calibration from the still dice (:attr:`vision.fenn.BoardArea.along`,
+    ``across``; :func:`tilt_fit`); where ``along`` is None, by ``tilt``, the recession along the board
+    its field lines in this frame show (:meth:`vision.fenn_over.FieldLines.tilt`)."""
     if camera is None:
         return 1.0, ()
     patterns = []
     for d, pips, on_board in dice:
         got = pip_scale(d.value, pips, to_plane, camera, size + (thick if on_board else 0.0))
         if got is not None:
-            patterns.append((got[0] * (tilt * got[1] + 1), got[1], got[2]))
-    spans = sorted(s * (across * (y - 0.5) + 1) for s, _x, y in patterns)
+            patterns.append(got)
+    a = tilt if along is None else along
+    spans = sorted(s * (a * x + 1) * (across * (y - 0.5) + 1) for s, x, y in patterns)
     if len(spans) < 2:
         return 1.0, tuple(patterns)
     return spans[-1] / float(np.median(spans[:-1])), tuple(patterns)
 
 
-def across_fit(patterns, span: float, most: float) -> float:
-    """The table's recession across the board from still dice's ``patterns`` (``(scale, x, y)`` from
-    :func:`held_up`, the dice standing still, as at calibration): the share per field across (``y``,
-    fields) by which a pattern one field further across looks smaller, fitted so that all patterns come
-    out one size (least squares on their logarithms), within ``±most``. 0.0 when the dice spread less
-    than ``span`` fields across (nothing to tell it by): the patterns are then compared as found."""
-    if len(patterns) < 2:
-        return 0.0
-    s = np.log([p[0] for p in patterns])
+def tilt_fit(patterns, span: float, most: float, along_span: float = 3.0) -> tuple[float | None, float]:
+    """How the table recedes under the board, from still dice's ``patterns`` (``(scale, x, y)`` from
+    :func:`held_up`, the dice standing still, as at calibration): ``(along, across)``, the shares per
+    field along (``x``) and across (``y``) the board by which a pattern one field further looks
+    smaller, fitted so that all patterns come out one size (least squares on their logarithms), each
+    within ``±most``. ``along`` is None (each frame's field lines tell it) unless the dice spread
+    ``along_span`` fields or more along the board; ``across`` 0.0 (compared as found) unless they
+    spread ``span`` or more across it. Blue on field 1 and red on field 9 (F2) give the first; the black
+    die beside the board, if it shows 2-6 pips, the second."""
+    s = np.log([p[0] for p in patterns]) if patterns else np.zeros(0)
+    x = np.float64([p[1] for p in patterns])
     y = np.float64([p[2] for p in patterns])
-    if y.max() - y.min() < span:
-        return 0.0
-    slope = float(((y - y.mean()) * (s - s.mean())).sum() / ((y - y.mean()) ** 2).sum())
-    return float(np.clip(-slope, -most, most))
+    cols, names = [np.ones(len(s))], []
+    if len(s) >= 2 and x.max() - x.min() >= along_span:
+        cols.append(-x)
+        names.append("along")
+    if len(s) >= 2 and y.max() - y.min() >= span:
+        cols.append(-(y - 0.5))
+        names.append("across")
+    if len(cols) == 1 or len(s) < len(cols):
+        return None, 0.0
+    sol = np.linalg.lstsq(np.column_stack(cols), s, rcond=None)[0]
+    got = {n: float(np.clip(v, -most, most)) for n, v in zip(names, sol[1:])}
+    return got.get("along"), got.get("across", 0.0)
 
 
 def pip_scale(value: int, pips, to_plane, camera, z: float) -> tuple[float, float, float] | None:

@@ -164,7 +164,7 @@ def _fenn_scene(seed: int) -> dict:
     from fenn_camera import random_position, touched
 
     from hardware.fenn_scene import FennScene
-    from vision.fenn import BoardError, find_board, measure_across, read_fenn
+    from vision.fenn import BoardError, find_board, measure_tilt, read_fenn
 
     scene = FennScene(seed=seed)
     start = scene.frame(blue=(1, 5), red=(9, 5), black=6, seed=seed, stray=False)[0]
@@ -172,7 +172,7 @@ def _fenn_scene(seed: int) -> dict:
         board = find_board(start)
     except BoardError:
         board = touched(scene, random.Random(seed))
-    board = measure_across(start, board)  # and the table's tilt across, from those still dice
+    board = measure_tilt(start, board)  # and the table's tilt under the board, from those still dice
     blue, red, black = random_position(random.Random(seed))
     frame, _ = scene.frame(blue=blue, red=red, black=black, seed=seed, hand="red" if seed % 10 == 3 else None)
     r = read_fenn(frame, board)
