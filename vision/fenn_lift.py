@@ -56,10 +56,11 @@ def tilt_fit(patterns, span: float, most: float, along_span: float = 3.0) -> tup
     :func:`held_up`, the dice standing still, as at calibration): ``(along, across)``, the shares per
     field along (``x``) and across (``y``) the board by which a pattern one field further looks
     smaller, fitted so that all patterns come out one size (least squares on their logarithms), each
-    within ``±most``. ``along`` is None (each frame's field lines tell it) unless the dice spread
-    ``along_span`` fields or more along the board; ``across`` 0.0 (compared as found) unless they
-    spread ``span`` or more across it. Blue on field 1 and red on field 9 (F2) give the first; the black
-    die beside the board, if it shows 2-6 pips, the second."""
+    within ``±most``. Both are fitted where the dice spread ``along_span`` fields or more along the
+    board and ``span`` or more across it (blue on field 1 and red on field 9, F2, give the first; the
+    black die beside the board, if it shows 2-6 pips, the second), else neither: ``(None, 0.0)``, each
+    frame's field lines then tell the tilt along (a board found a few pixels off errs across as much as
+    along: the tilt along put back alone leaves a die far across further off, as a demo board showed)."""
     s = np.log([p[0] for p in patterns]) if patterns else np.zeros(0)
     x = np.float64([p[1] for p in patterns])
     y = np.float64([p[2] for p in patterns])
@@ -70,8 +71,8 @@ def tilt_fit(patterns, span: float, most: float, along_span: float = 3.0) -> tup
     if len(s) >= 2 and y.max() - y.min() >= span:
         cols.append(-(y - 0.5))
         names.append("across")
-    if len(cols) == 1 or len(s) < len(cols):
-        return None, 0.0
+    if len(cols) < 3 or len(s) < len(cols):
+        return None, 0.0  # both or neither: a tilt along fitted alone puts a die far across further off
     sol = np.linalg.lstsq(np.column_stack(cols), s, rcond=None)[0]
     got = {n: float(np.clip(v, -most, most)) for n, v in zip(names, sol[1:])}
     return got.get("along"), got.get("across", 0.0)
