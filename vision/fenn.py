@@ -155,7 +155,7 @@ class FennRead:
     strays: tuple[FennDie, ...] = ()
     #: The surely read faces of 2-6 pips the held-up test compared: ``(scale, x, y)`` each, the pip
     #: pattern's size put back to the board's height (:func:`vision.fenn_lift.held_up`), where it stands
-    #: (fields along, across). What calibration measures the table's tilt across by (:func:`measure_tilt`).
+    #: (fields along, across). What calibration measures the table's tilt by (:func:`measure_tilt`).
     patterns: tuple[tuple[float, float, float], ...] = ()
 
     @property
@@ -237,15 +237,16 @@ def _one_field_off(frame: np.ndarray, board: BoardArea, dice: DiceSet, config: R
 
 
 def measure_tilt(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
-                   config: ReaderConfig = DEFAULT) -> BoardArea:
+                 config: ReaderConfig = DEFAULT) -> BoardArea:
     """``board`` with the table's tilt under it (:attr:`BoardArea.across`, ``along``) measured from the
     dice standing still in ``frame`` (``H×W×3 uint8 BGR``): the start position as the players calibrate
     (F2: blue on field 1, red on field 9, the black die beside the board). The tilt is what makes their
     pip patterns one size (:func:`vision.fenn_lift.tilt_fit`, at most ``config.board.across_most`` a
-    field): along the board from faces of 2-6 pips ``config.board.along_span`` fields or more apart
-    along it (else each frame's field lines tell it), across from faces ``config.board.across_span``
-    apart across it (else 0.0: compared as found). A board found, or touched at its ends, shows no tilt
-    across and only roughly along; without it still dice a few fields apart can seem held up (issue 38).
+    field), taken where faces of 2-6 pips read surely lie ``config.board.along_span`` fields or more
+    apart along the board and ``config.board.across_span`` or more across it; else none (``across``
+    0.0, ``along`` None: each frame's field lines tell the tilt along, as without calibration). A board
+    found, or touched at its ends, shows no tilt across and only roughly along; without it still dice a
+    few fields apart can seem held up (issue 38).
 
     >>> from hardware.fenn_scene import FennScene
     >>> start, _ = FennScene(seed=4).frame(blue=(1, 5), red=(9, 5), black=6, seed=1, stray=False)
