@@ -41,9 +41,12 @@ def test_the_tilt_is_what_makes_still_dice_one_size():
     assert tilt_fit(patterns(0.003, 0.012, start), 1.0, 0.025) == pytest.approx((0.003, 0.012), abs=0.0005)
     assert tilt_fit(patterns(-0.002, -0.008, ((0.5, 0.4), (8.5, 0.6), (2, -2.5))), 1.0, 0.025) == \
         pytest.approx((-0.002, -0.008), abs=0.0005)
-    # both or neither: the black die nearly in line with the board, or blue and red close together
-    assert tilt_fit(patterns(0.003, 0.012, ((0.5, 0.5), (8.5, 0.5), (4.0, 1.2))), 1.0, 0.025) == (None, 0.0)
-    assert tilt_fit(patterns(0.003, 0.012, ((4.0, 0.5), (4.5, 3.5), (5.0, 0.5))), 1.0, 0.025) == (None, 0.0)
+    # the black die nearly in line with the board: the tilt along only, none across
+    assert tilt_fit(patterns(0.003, 0.012, ((0.5, 0.5), (8.5, 0.5), (4.0, 1.2))), 1.0, 0.025) == \
+        pytest.approx((0.003, 0.0), abs=0.0005)
+    # blue and red close together: the black die and one other tell the tilt across, the lines the tilt along
+    along, across = tilt_fit(patterns(0.003, 0.012, ((4.0, 0.5), (4.5, 3.5), (5.0, 0.5))), 1.0, 0.025)
+    assert along is None and across == pytest.approx(0.012, abs=0.002)
     assert tilt_fit(patterns(0.0, 0.2, start), 1.0, 0.025)[1] == 0.025  # no table tilts so: at most ``most``
     assert tilt_fit(patterns(0.003, 0.012, ((0.5, 0.5),)), 1.0, 0.025) == (None, 0.0)  # one die tells nothing
 

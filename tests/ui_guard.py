@@ -405,8 +405,9 @@ def games(app, rep, Window, clock):
 def read_line(app, rep, Window, clock):
     app.table.guard.seconds = 0.0  # this scenario is about the words, not the taps
     # The demo's board and move come from the table's random source: a fixed seed, a
-    # board the reader reads sure (an unsure read asks instead of moving: another test).
-    app.table.rng = random.Random(7)
+    # board the reader reads sure (an unsure read asks instead of moving: another test;
+    # seed 7's board asks since its calibration measures the table's tilt along alone).
+    app.table.rng = random.Random(2)
     s = app.start_screen
     s.choose_game("fenn")
     enter_players(s, ["Anna", "Ben"], first=0)

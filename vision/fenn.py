@@ -242,9 +242,9 @@ def measure_tilt(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
     dice standing still in ``frame`` (``H×W×3 uint8 BGR``): the start position as the players calibrate
     (F2: blue on field 1, red on field 9, the black die beside the board). The tilt is what makes their
     pip patterns one size (:func:`vision.fenn_lift.tilt_fit`, at most ``config.board.across_most`` a
-    field), taken where faces of 2-6 pips read surely lie ``config.board.along_span`` fields or more
-    apart along the board and ``config.board.across_span`` or more across it; else none (``across``
-    0.0, ``along`` None: each frame's field lines tell the tilt along, as without calibration). A board
+    field): along where faces of 2-6 pips read surely lie ``config.board.along_span`` fields or more
+    apart along the board (else ``along`` None: each frame's field lines tell it), across where they lie
+    ``config.board.across_span`` or more apart across it (else ``across`` 0.0: compared as found). A board
     found, or touched at its ends, shows no tilt across and only roughly along; without it still dice a
     few fields apart can seem held up (issue 38).
 

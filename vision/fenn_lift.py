@@ -56,11 +56,13 @@ def tilt_fit(patterns, span: float, most: float, along_span: float = 3.0) -> tup
     :func:`held_up`, the dice standing still, as at calibration): ``(along, across)``, the shares per
     field along (``x``) and across (``y``) the board by which a pattern one field further looks
     smaller, fitted so that all patterns come out one size (least squares on their logarithms), each
-    within ``±most``. Both are fitted where the dice spread ``along_span`` fields or more along the
-    board and ``span`` or more across it (blue on field 1 and red on field 9, F2, give the first; the
-    black die beside the board, if it shows 2-6 pips, the second), else neither: ``(None, 0.0)``, each
-    frame's field lines then tell the tilt along (a board found a few pixels off errs across as much as
-    along: the tilt along put back alone leaves a die far across further off, as a demo board showed)."""
+    within ``±most``: ``along`` where the dice spread ``along_span`` fields or more along the board,
+    else None (each frame's field lines tell it); ``across`` where they spread ``span`` or more across
+    it, else 0.0 (compared as found). Blue on field 1 and red on field 9 (F2) give the first; the black
+    die beside the board, if it shows 2-6 pips, the second. Each is taken where it can be told: a tilt
+    along alone may leave a die far across further off (the Fenn demo's board, whose black die showed
+    no pattern at calibration), but put the dice right on more boards than it puts off (issue 38's
+    measures: the mock family and the renders' whole game)."""
     s = np.log([p[0] for p in patterns]) if patterns else np.zeros(0)
     x = np.float64([p[1] for p in patterns])
     y = np.float64([p[2] for p in patterns])
@@ -71,8 +73,8 @@ def tilt_fit(patterns, span: float, most: float, along_span: float = 3.0) -> tup
     if len(s) >= 2 and y.max() - y.min() >= span:
         cols.append(-(y - 0.5))
         names.append("across")
-    if len(cols) < 3 or len(s) < len(cols):
-        return None, 0.0  # both or neither: a tilt along fitted alone puts a die far across further off
+    if len(cols) == 1 or len(s) < len(cols):
+        return None, 0.0
     sol = np.linalg.lstsq(np.column_stack(cols), s, rcond=None)[0]
     got = {n: float(np.clip(v, -most, most)) for n, v in zip(names, sol[1:])}
     return got.get("along"), got.get("across", 0.0)
