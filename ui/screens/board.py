@@ -10,13 +10,16 @@ __all__ = ["BoardScreen"]
 
 
 class BoardScreen(StillScreen):
-    """Fenn's board for the camera: a still picture on which the players touch
-    the middles of fields 1 and 9 (or let the board be found: its outline is
-    shown); Save stores it (``board.json``) and the camera reads fields from it."""
+    """Fenn's board for the camera: a still picture, the dice set up for the
+    start, on which the players touch the middles of fields 1 and 9 (or let the
+    board be found: its outline is shown); Save stores it (``board.json``) with
+    the table's tilt its still dice show (:func:`vision.fenn.measure_tilt`), and
+    the camera reads fields from it."""
 
     def __init__(self, app, **kw):
         super().__init__(app, name="board", instruction=_(
-            "Touch the middle of field 1, then the middle of field 9, or let the board be found."),
+            "With the dice set up for the start: touch the middle of field 1, then the middle of field 9, "
+            "or let the board be found."),
             side=[(_("Find the board"), lambda: self.find()),
                   (_("Clear the points"), lambda: self.picker.set_corners(()))], **kw)
 
