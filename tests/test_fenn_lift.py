@@ -89,10 +89,10 @@ def test_calibration_measures_the_tilt_from_the_start_position():
         start, _ = scene.frame(blue=(1, 5), red=(9, 5), black=6, seed=seed, stray=False)
         found = find_board(start)
         board = measure_tilt(start, found)
-        assert board.corners == found.corners and abs(board.across) <= DEFAULT.board.across_most
+        assert board.corners == found.corners and abs(board.across) <= DEFAULT.board.tilt_most
         patterns = read_fenn(start, board).patterns
         assert sorted(int(x) + 1 for _s, x, y in patterns if 0 <= y <= 1) == [1, 9]  # blue and red (F2)
-        assert board.along is not None and abs(board.along) <= DEFAULT.board.across_most
+        assert board.along is not None and abs(board.along) <= DEFAULT.board.tilt_most
         spans = [s * (board.along * x + 1) * (board.across * (y - 0.5) + 1) for s, x, y in patterns]
         assert np.std(np.log(spans)) < np.std(np.log([p[0] for p in patterns]))  # nearer one size
         tilts.append(board.across)
@@ -119,6 +119,6 @@ def test_companion_calibrate_keeps_the_tilt_with_the_board(tmp_path, capsys):
                      *ends]) == 0
         assert "the table tilted" in capsys.readouterr().out
         stored = BoardArea.from_dict(json.loads((tmp_path / "data" / "board.json").read_text()))
-        assert abs(stored.across) <= DEFAULT.board.across_most
+        assert abs(stored.across) <= DEFAULT.board.tilt_most
         if not ends:
             assert (stored.across, stored.along) == pytest.approx((want.across, want.along), abs=1e-5)

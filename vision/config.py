@@ -210,7 +210,7 @@ class BoardConfig:
     #: still dice of the start position (:func:`vision.fenn.measure_tilt`; a share of a pattern's size
     #: per field: a camera 50 cm above tilted 12° gives about 0.01); raising it takes a steeper tilt, or a
     #: die held up at calibration, for the table's.
-    across_most: float = 0.025
+    tilt_most: float = 0.025
     #: The least spread across the board (fields) of the dice measured at calibration for the tilt across
     #: to be taken; lowering it takes a tilt from dice nearly in a line along the board (noisier).
     across_span: float = 0.6
@@ -253,7 +253,7 @@ class BoardConfig:
                       "stray_pattern": (0.005, 1.0),
                       "focal": (0.2, 5.0), "foreign_colour": (2.0, 200.0), "foreign_area": (0.01, 9.0), "line_seen": (0.0, 1.0),
                       "foreign_edge": (0.0, 1.0),
-                      "held_up": (0.05, 5.0), "across_most": (0.0, 0.2), "across_span": (0.2, 10.0), "along_span": (1.0, 9.0),
+                      "held_up": (0.05, 5.0), "tilt_most": (0.0, 0.2), "across_span": (0.2, 10.0), "along_span": (1.0, 9.0),
                       "pip_symmetry": (0.05, 2.0),
                       "no_colour_die": (0.0, 1.0)})
         lo, hi = self.square_area if len(self.square_area) == 2 else (1.0, 1.0)

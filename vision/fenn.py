@@ -241,7 +241,7 @@ def measure_tilt(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
     """``board`` with the table's tilt under it (:attr:`BoardArea.across`, ``along``) measured from the
     dice standing still in ``frame`` (``H×W×3 uint8 BGR``): the start position as the players calibrate
     (F2: blue on field 1, red on field 9, the black die beside the board). The tilt is what makes their
-    pip patterns one size (:func:`vision.fenn_lift.tilt_fit`, at most ``config.board.across_most`` a
+    pip patterns one size (:func:`vision.fenn_lift.tilt_fit`, at most ``config.board.tilt_most`` a
     field): along where faces of 2-6 pips read surely lie ``config.board.along_span`` fields or more
     apart along the board (else ``along`` None: each frame's field lines tell it), across where they lie
     ``config.board.across_span`` or more apart across it (else ``across`` 0.0: compared as found). A board
@@ -251,13 +251,13 @@ def measure_tilt(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
     >>> from hardware.fenn_scene import FennScene
     >>> start, _ = FennScene(seed=4).frame(blue=(1, 5), red=(9, 5), black=6, seed=1, stray=False)
     >>> board = measure_tilt(start, find_board(start))
-    >>> abs(board.across) <= DEFAULT.board.across_most
+    >>> abs(board.across) <= DEFAULT.board.tilt_most
     True
 
     Raises ``ValueError`` for an image that is not a colour image."""
     flat = replace(board, across=0.0, along=None)
     r = read_fenn(frame, flat, dice=dice, config=config)
-    along, across = tilt_fit(r.patterns, config.board.across_span, config.board.across_most,
+    along, across = tilt_fit(r.patterns, config.board.across_span, config.board.tilt_most,
                              config.board.along_span)
     return replace(flat, across=across, along=along)
 
