@@ -85,6 +85,18 @@ def touched(scene, rng=_FINGER):
     return BoardArea.from_ends(touch(0.5, 0.5), touch(8.5, 0.5), scene.size)
 
 
+def calibrate(start, touch) -> tuple[BoardArea, bool]:
+    """The board as the players calibrate it on ``start`` (a frame of the start position, F2, ``H×W×3
+    uint8 BGR``): found there, else ``touch()`` (its two ends touched on the screen), with the table's
+    tilt under it measured from the still dice (:func:`vision.fenn.measure_tilt`). Returns ``(board,
+    found)``."""
+    try:
+        board, found = find_board(start), True
+    except BoardError:
+        board, found = touch(), False
+    return measure_tilt(start, board), found
+
+
 def _touched_corners(corners, size, rng=_FINGER):
     """The board touched at the middles of fields 1 and 9, from its true ``corners``."""
     c = np.float64(corners)
@@ -183,13 +195,10 @@ def mock_scenes(n: int, verbose: bool = False) -> None:
     found, calibrated, not_found = Tally(), Tally(), 0
     for i in range(n):
         scene = FennScene(seed=10_000 + i)
-        start = scene.frame(blue=(1, 5), red=(9, 5), black=6, seed=i, stray=False)[0]
-        try:  # the players set up (F2) and calibrate
-            board = find_board(start)
-        except BoardError:  # the players touch the middles of fields 1 and 9 on the screen instead
-            not_found += 1
-            board = touched(scene)
-        board = measure_tilt(start, board)  # the table's tilt under the board, from the still dice
+        # the players set up (F2) and calibrate; where no board is found they touch fields 1 and 9
+        board, was_found = calibrate(scene.frame(blue=(1, 5), red=(9, 5), black=6, seed=i, stray=False)[0],
+                                     lambda scene=scene: touched(scene))
+        not_found += not was_found
         true_board = BoardArea(tuple(scene.board_corners()), scene.size)
         blue, red, black = random_position(rng)
         trouble = "hand" if i % 10 == 3 else "lifted" if i % 10 == 7 else None
@@ -246,13 +255,10 @@ def render_scenes(folder: str, verbose: bool = False) -> None:
         true_board = BoardArea(tuple(map(tuple, label["board_corners"])), size)
         ways = [("found", found, board), ("calibrated", calibrated, true_board)]
         if label["seed"] in starts:  # the players set up for the start on this table and calibrate (F2)
-            start = load_image(starts[label["seed"]])
-            try:
-                ways.append(("found at the start", at_start, measure_tilt(start, find_board(start))))
-            except BoardError:
-                start_not_found += 1
-                ways.append(("found at the start", at_start,
-                             measure_tilt(start, _touched_corners(label["board_corners"], size))))
+            b, was_found = calibrate(load_image(starts[label["seed"]]),
+                                     lambda c=label["board_corners"], size=size: _touched_corners(c, size))
+            start_not_found += not was_found
+            ways.append(("found at the start", at_start, b))
         still = bool(label.get("still", True))
         w = _timed_workload(frame)
         for name, tally, b in ways:
@@ -329,12 +335,8 @@ def mock_games(n: int) -> None:
     right = taken = asked = wrong = turns = 0
     for k in range(n):
         scene = FennScene(seed=20_000 + k)
-        start = scene.frame(blue=(1, 5), red=(9, 5), black=6, seed=k, stray=False)[0]
-        try:
-            board = find_board(start)
-        except BoardError:
-            board = touched(scene)
-        board = measure_tilt(start, board)
+        board, _found = calibrate(scene.frame(blue=(1, 5), red=(9, 5), black=6, seed=k, stray=False)[0],
+                                  lambda scene=scene: touched(scene))
         ref = Fenn(["Anna", "Ben"])
         events = []
         while ref.to_act is None:
@@ -392,13 +394,9 @@ def render_game(folder: str, verbose: bool = False) -> None:
         frames.append((load_image(os.path.join(folder, label["image"])), e))
     first = next(f for f, _e in frames if f is not None)
     size = (first.shape[1], first.shape[0])
-    try:  # calibrated on the first frame (the start position), as the players do
-        board = find_board(first)
-        how = "found on the first frame"
-    except BoardError:
-        board = _touched_corners(labels[0]["board_corners"], size, random.Random(38))  # the same each run
-        how = "touched at its ends"
-    board = measure_tilt(first, board)  # the table's tilt under the board, from the start position's still dice
+    # calibrated on the first frame (the start position), as the players do; touched the same each run
+    board, was_found = calibrate(first, lambda: _touched_corners(labels[0]["board_corners"], size, random.Random(38)))
+    how = "found on the first frame" if was_found else "touched at its ends"
     log = (lambda i, e, got: print(f"  frame {i}: {e} -> {got}")) if verbose else None
     right, taken, asked, wrong, turns = referee(frames, board, options, log)
     print(f"Blender game {os.path.basename(folder.rstrip('/'))}: {len(frames)} frames, the board {how}; "

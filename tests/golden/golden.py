@@ -161,18 +161,15 @@ def _fenn_scene(seed: int) -> dict:
     """One mock Fenn scene read: the dice (colour, value, field), sure, reasons."""
     import random
 
-    from fenn_camera import random_position, touched
+    from fenn_camera import calibrate, random_position, touched
 
     from hardware.fenn_scene import FennScene
-    from vision.fenn import BoardError, find_board, measure_tilt, read_fenn
+    from vision.fenn import read_fenn
 
     scene = FennScene(seed=seed)
-    start = scene.frame(blue=(1, 5), red=(9, 5), black=6, seed=seed, stray=False)[0]
-    try:  # calibrated as the players do: the dice set up for the start (F2)
-        board = find_board(start)
-    except BoardError:
-        board = touched(scene, random.Random(seed))
-    board = measure_tilt(start, board)  # and the table's tilt under the board, from those still dice
+    # calibrated as the players do: the dice set up for the start (F2), the board found or touched
+    board, _found = calibrate(scene.frame(blue=(1, 5), red=(9, 5), black=6, seed=seed, stray=False)[0],
+                              lambda: touched(scene, random.Random(seed)))
     blue, red, black = random_position(random.Random(seed))
     frame, _ = scene.frame(blue=blue, red=red, black=black, seed=seed, hand="red" if seed % 10 == 3 else None)
     r = read_fenn(frame, board)
