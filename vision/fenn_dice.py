@@ -32,6 +32,9 @@ _SPAN = 0.95
 #: A 2's pips lie this share of their die's side apart (fenn.md's layout: each 0.26 of a side from the
 #: middle both ways, 0.24 from two edges).
 _TWO = 0.735
+#: The largest blot looked at again at three times the scale for pips run together, in pips' areas (a 9's
+#: nine pips, their gaps and a little of their face).
+_BLOT = 14.0
 
 
 @dataclass(frozen=True)
@@ -61,16 +64,32 @@ def find_dice(frame: np.ndarray, unit: float, config: BoardConfig, *, chroma: fl
     light = cv2.morphologyEx(L, cv2.MORPH_TOPHAT, kern)
     want = np.pi * pr * pr
     pts, areas, flat, pipmask = [], [], [], np.zeros(L.shape, np.uint8)
-    for hat in (dark, light):  # dark pips on a light face; light pips on a dark die (a stray d6)
+    for sign, hat in ((1, dark), (-1, light)):  # dark pips on a light face; light pips on a dark die (a stray d6)
         stats, cents, elongation, (ys, xs, part) = _sparse_components((hat > config.pip_depth).astype(np.uint8))
-        a, w, h = (stats[:, k].astype(np.float64) for k in (cv2.CC_STAT_AREA, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT))
-        ok = (0.35 * want <= a) & (a <= 2.5 * want) & (np.maximum(w, h) <= 1.8 * np.minimum(w, h) + 1) & (a >= 0.45 * w * h)
+        ok = _pip_like(stats, want)
         ok[0] = False  # the background
         keep = np.flatnonzero(ok)
         pts += list(cents[keep])
         areas += list(stats[keep, cv2.CC_STAT_AREA])
         flat += list(elongation[keep] > 1.6)
-        on = ok[part]
+        # A 7's to 9's pips lie close: shrunk to the search's scale they run together into one blot.
+        # A blot of pips' size (up to a die's) is looked at again at three times the scale, its pips parted.
+        x0, y0, w, h, a = stats.T
+        blot = ~ok & (a > 2.5 * want) & (a <= _BLOT * want) & (np.maximum(w, h) <= 1.3 * side)
+        blot[0] = False
+        parted: list = []
+        for b in np.flatnonzero(blot):
+            got = _finer(frame, s, (x0[b], y0[b], w[b], h[b]), pr, sign, config.pip_depth)
+            if len(got) < 2 or sum(area for _p, area, _e in got) < 0.5 * a[b]:
+                blot[b] = False  # no pips run together (a die's edge, its shadow, a knot): most of it is no pip
+                continue
+            for p, area, e in got:
+                if all(np.hypot(*(p - q)) > pr for q in parted):  # blots' boxes overlap: each pip once
+                    parted.append(p)
+                    pts.append(p)
+                    areas.append(area)
+                    flat.append(e > 1.6)
+        on = (ok | blot)[part]
         pipmask[ys[on], xs[on]] = 1
     if not pts:
         return []
@@ -119,6 +138,39 @@ def find_dice(frame: np.ndarray, unit: float, config: BoardConfig, *, chroma: fl
             continue  # the same die from another group of its pips (a 2's or 3's far pips)
         out.append(Found(box / s, sd / s, body))
     return out
+
+
+def _pip_like(stats: np.ndarray, want: float) -> np.ndarray:
+    """Which parts (``stats`` N×5 as ``cv2.connectedComponentsWithStats`` gives them) are a pip's
+    size and shape where a pip is ``want`` px²: 0.35-2.5 times it, round-ish, filling its box."""
+    a, w, h = (stats[:, k].astype(np.float64) for k in (cv2.CC_STAT_AREA, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT))
+    return (0.35 * want <= a) & (a <= 2.5 * want) & (np.maximum(w, h) <= 1.8 * np.minimum(w, h) + 1) & \
+        (a >= 0.45 * w * h)
+
+
+def _finer(frame: np.ndarray, s: float, box, pr: float, sign: int, depth: float) -> list:
+    """The pips in a blot seen at the search's scale ``s`` (``box`` x, y, w, h px there; ``pr`` a pip's
+    radius there), looked at in ``frame`` (``H×W×3 uint8 BGR``) at three times that scale (at most the
+    frame's own): ``sign`` 1 for dark pips, -1 for light. Returns ``(centre, area, elongation)`` of
+    each pip whose centre lies in ``box``, centre px and area px² at the search's scale."""
+    f = min(1.0, 3 * s) / s  # the finer scale against the search's
+    x, y, w, h = (int(v) for v in box)
+    pad = int(3 * pr) + 1
+    X0, Y0 = max(0, int((x - pad) / s)), max(0, int((y - pad) / s))
+    X1, Y1 = min(frame.shape[1], int((x + w + pad) / s) + 1), min(frame.shape[0], int((y + h + pad) / s) + 1)
+    crop = _shrunk(frame[Y0:Y1, X0:X1], s * f)
+    if min(crop.shape[:2]) < 3:
+        return []
+    L = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0]
+    k = int(1.6 * 2 * pr * f) | 1  # wider than a pip; a square one (OpenCV parts it in rows and columns: fast)
+    kern = np.ones((k, k), np.uint8)
+    hat = cv2.morphologyEx(L, cv2.MORPH_BLACKHAT if sign > 0 else cv2.MORPH_TOPHAT, kern)
+    stats, cents, elongation, _ = _sparse_components((hat > depth).astype(np.uint8))
+    ok = _pip_like(stats, np.pi * (pr * f) ** 2)
+    ok[0] = False
+    c = cents / f + np.float64([X0, Y0]) * s
+    ok &= (c[:, 0] >= x) & (c[:, 0] <= x + w) & (c[:, 1] >= y) & (c[:, 1] <= y + h)  # the blot's own
+    return [(c[i], stats[i, cv2.CC_STAT_AREA] / (f * f), elongation[i]) for i in np.flatnonzero(ok)]
 
 
 def _tinted(frame: np.ndarray, pts: np.ndarray, chroma: float) -> np.ndarray:
