@@ -57,3 +57,18 @@ def test_pips_run_together_at_the_search_scale_are_parted():
         r = read_fenn(frame, board)
         assert [(d.colour, d.value, d.field) for d in r.dice] == \
             [("blue", blue[1], blue[0]), ("red", red[1], red[0]), ("black", 8, None)], seed
+
+
+def test_a_face_with_a_shadow_across_it_is_read_whole():
+    """A shadow across a die's face (another die's) puts its shaded part beyond the contrast from the
+    face's middle, and the pips there were cut off: a blue 7 read 4, a blue 6 read 3, values the blue
+    die does not carry. Read again with lightness counting a third (a shadow darkens and keeps the
+    colour), the whole face is read."""
+    for seed, blue, red, black, i in ((10166, (2, 7), (3, 4), 2, 166), (10172, (6, 6), (7, 8), 8, 172),
+                                      (10175, (5, 7), (6, 3), 2, 175)):
+        scene = FennScene(seed=seed)
+        board = BoardArea(tuple(scene.board_corners()), scene.size)
+        frame, _ = scene.frame(blue=blue, red=red, black=black, seed=i, stray=False)
+        r = read_fenn(frame, board)
+        assert [(d.colour, d.value, d.field) for d in r.dice] == \
+            [("blue", blue[1], blue[0]), ("red", red[1], red[0]), ("black", black, None)], seed

@@ -460,19 +460,25 @@ def _read_face(frame, box, back, R, dice: DiceSet, config: ReaderConfig):
     q = P // 4
     body = np.median(inner[q:-q, q:-q].reshape(-1, 3), axis=0)  # the face's own colour, from its middle
     dist = np.linalg.norm(inner - body, axis=2)
-    # The face: the body-coloured region around the middle, its pips' holes filled, no farther than
-    # the die's square found (:func:`vision.fenn_dice.find_dice`; a board of the face's colour).
-    near = (dist <= config.board.pip_contrast).astype(np.uint8)
-    nb, blabels, bstats, _bc = cv2.connectedComponentsWithStats(near)
-    main = int(np.argmax(bstats[1:, cv2.CC_STAT_AREA])) + 1 if nb > 1 else 0
-    face = np.zeros_like(near)
-    outline, _ = cv2.findContours((blabels == main).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    cv2.drawContours(face, outline, -1, 255, thickness=cv2.FILLED)
     half = P / _GROW / 2 * 1.08
-    keep = np.zeros_like(face)
+    keep = np.zeros((P, P), np.uint8)
     keep[int(P / 2 - half):int(np.ceil(P / 2 + half)), int(P / 2 - half):int(np.ceil(P / 2 + half))] = 1
-    face &= keep * 255
-    pipmask = ((dist > config.board.pip_contrast) & (face > 0)).astype(np.uint8) * 255
+
+    def masks(dist):
+        """The face: the body-coloured region around the middle, its pips' holes filled, no farther than
+        the die's square found (:func:`vision.fenn_dice.find_dice`; a board of the face's colour); and
+        its pips, the marks unlike it inside it."""
+        near = (dist <= config.board.pip_contrast).astype(np.uint8)
+        nb, blabels, bstats, _bc = cv2.connectedComponentsWithStats(near)
+        main = int(np.argmax(bstats[1:, cv2.CC_STAT_AREA])) + 1 if nb > 1 else 0
+        face = np.zeros_like(near)
+        outline, _ = cv2.findContours((blabels == main).astype(np.uint8), cv2.RETR_EXTERNAL,
+                                      cv2.CHAIN_APPROX_SIMPLE)
+        cv2.drawContours(face, outline, -1, 255, thickness=cv2.FILLED)
+        face &= keep * 255
+        return face, ((dist > config.board.pip_contrast) & (face > 0)).astype(np.uint8) * 255
+
+    face, pipmask = masks(dist)
 
     def pips_of(d) -> np.ndarray:
         return np.float64(d.pips).reshape(-1, 2)
@@ -500,6 +506,15 @@ def _read_face(frame, box, back, R, dice: DiceSet, config: ReaderConfig):
             if again is not None and again.value == die.value - 1 and again.die == die.die and \
                     dice.carries(again.die, again.value) and regular(again):
                 die, dropped = again, True
+    if die is None or not dice.carries(die.die, die.value):
+        # No face of the die read: a shadow may fall across the face (another die's, a hand's), so that
+        # the part in it lies beyond the contrast from its middle's colour and its pips there are cut
+        # off. A shadow darkens and keeps the colour: read again with lightness counting a third.
+        dl, da, db = np.moveaxis(inner - body, 2, 0)
+        face2, pip2 = masks(np.sqrt((dl / 3) ** 2 + da * da + db * db))
+        again = read_face(face2, pip2, (0, 0), config, None, P / _GROW, dice=dice, lab=lab, found=True)
+        if again is not None and dice.carries(again.die, again.value) and regular(again):
+            die, dropped = again, False
     cx, cy = corners.mean(axis=0)
     size = float(np.mean([np.hypot(*(corners[i] - corners[(i + 1) % 4])) for i in range(4)])) / _GROW
     if die is None:
