@@ -72,3 +72,15 @@ def test_a_face_with_a_shadow_across_it_is_read_whole():
         r = read_fenn(frame, board)
         assert [(d.colour, d.value, d.field) for d in r.dice] == \
             [("blue", blue[1], blue[0]), ("red", red[1], red[0]), ("black", black, None)], seed
+
+
+def test_a_burgundy_boards_own_colour_is_no_red_die():
+    """On a burgundy board, a field with its light lines round it is a square of a die's size whose
+    middle, the board's own colour, reads as a red pip with nothing of a face round it (confidence 0):
+    taken as a red 1 on three fields. A square of the board's colour read with no confidence is no die."""
+    scene = FennScene(seed=10170)
+    board = BoardArea(tuple(scene.board_corners()), scene.size)
+    frame, _ = scene.frame(blue=(3, 7), red=(6, 9), black=8, seed=170, stray=False)
+    r = read_fenn(frame, board)
+    assert [(d.colour, d.value, d.field) for d in r.dice] == [("blue", 7, 3), ("red", 9, 6), ("black", 8, None)]
+    assert r.sure

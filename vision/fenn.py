@@ -311,9 +311,10 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
             continue  # no pips read: no die
         x, y = standing_at((float(mid[0]), float(mid[1])), camera, f.side / local)
         on = -bc.edge_margin <= y <= 1 + bc.edge_margin and -bc.edge_margin <= x <= 9 + bc.edge_margin
-        if on and d.colour not in ("blue", "red") and \
+        if on and (d.colour not in ("blue", "red") or d.confidence <= 0) and \
                 np.linalg.norm(np.float64(f.body) - board_colour) < bc.field_colour:
             continue  # a field of the board with its number: a square of a die's size, the board's colour
+            # (a burgundy board's own colour taken for a red pip: nothing of a face round it)
         if on and d.colour is None and d.value == 1:
             continue  # a lone pip of no die's colour on the board: a number's loop (6, 8, 9); a 1 is blue or red (F1)
         if on and d.colour is None and d.confidence < bc.no_colour_die:
