@@ -266,8 +266,8 @@ def find_strip(frame: np.ndarray, config: BoardConfig) -> np.ndarray | None:
                     [start, 1.6 * q]])
     corners = (A[:, :2] @ pts.T).T + A[:, 2]
     corners = _slid(frame, corners / k)
-    for _ in range(3):
-        corners = refine(frame, corners)
+    for k in range(3):  # the ends first; then the shrink along the board, bounded once (not compounded)
+        corners = refine(frame, corners, most=config.tilt_most if k == 2 else 0.0)
     return corners
 
 
@@ -308,10 +308,13 @@ def _slid(frame: np.ndarray, corners: np.ndarray, res: int = 20) -> np.ndarray:
     return cv2.perspectiveTransform(moved, np.linalg.inv(H))[0].astype(np.float64)
 
 
-def refine(frame: np.ndarray, corners: np.ndarray, res: int = 40) -> np.ndarray:
+def refine(frame: np.ndarray, corners: np.ndarray, res: int = 40, *, most: float = 0.0) -> np.ndarray:
     """The corners (``4×2`` frame px, in order round the strip, the first two along one long side)
     moved to the board's edges seen on its own straightened plane: each side to the strongest edge
-    within a fifth of a field, and the ends to where the comb of the field lines fits best."""
+    within a fifth of a field, the ends to where the comb of the field lines fits best, and the width
+    at each end as the lines' spacing shrinks along the board (a view from a camera tilted or off to
+    one side; at most ``most`` of it a field, :class:`vision.config.BoardConfig`'s ``tilt_most``; 0: the
+    width kept)."""
     m = 0.6
     H, L = _straightened(frame, corners, res, m, m, cv2.INTER_LINEAR)
     gy = np.abs(np.diff(L, axis=0))  # edges along the board
@@ -352,5 +355,11 @@ def refine(frame: np.ndarray, corners: np.ndarray, res: int = 40) -> np.ndarray:
         if keep.sum() < 5:
             keep[:] = True
     x0, x9 = b, (9 * a + b) / (9 * cc + 1)
-    got = np.float32([[[x0, top], [x9, top], [x9, bottom], [x0, bottom]]])
+    # The same view's shrink across the board: its width, measured along the middle, at each end (a
+    # strip's ends are too narrow to tell it: found a pixel off, fields 4-6 lay 0.1 field off). Only
+    # from six lines or more and a shrink a camera gives (``most`` a field; a die's edge taken for a line).
+    cc_w = cc if abs(cc) <= most and keep.sum() >= 6 else 0.0
+    mid_y, half = (top + bottom) / 2, (bottom - top) / 2 * (4.5 * cc_w + 1)
+    h0, h9 = half, half / (9 * cc_w + 1)
+    got = np.float32([[[x0, mid_y - h0], [x9, mid_y - h9], [x9, mid_y + h9], [x0, mid_y + h0]]])
     return cv2.perspectiveTransform(got, np.linalg.inv(H))[0].astype(np.float64)
