@@ -84,3 +84,16 @@ def test_a_burgundy_boards_own_colour_is_no_red_die():
     r = read_fenn(frame, board)
     assert [(d.colour, d.value, d.field) for d in r.dice] == [("blue", 7, 3), ("red", 9, 6), ("black", 8, None)]
     assert r.sure
+
+
+def test_a_face_larger_than_its_square_found_is_read_in_a_wider_one():
+    """A die near the camera is larger than its square found round its pips, and the pips at the rim
+    were cut off: a red 8 read 6, a value the red die lacks. Read again in a wider square, the more
+    pips, in a regular pattern of a face the die has, are taken."""
+    for seed, blue, red, black, i in ((10100, (4, 5), (8, 8), 7, 100), (10171, (4, 5), (8, 8), 3, 171)):
+        scene = FennScene(seed=seed)
+        board = BoardArea(tuple(scene.board_corners()), scene.size)
+        frame, _ = scene.frame(blue=blue, red=red, black=black, seed=i, stray=False)
+        r = read_fenn(frame, board)
+        assert [(d.colour, d.value, d.field) for d in r.dice] == \
+            [("blue", blue[1], blue[0]), ("red", red[1], red[0]), ("black", black, None)], seed

@@ -307,6 +307,15 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
         mid = cv2.perspectiveTransform(np.float32([[f.box.mean(axis=0)]]), to_plane)[0, 0]
         local = _local_unit(to_frame, mid)
         d, pips = _read_face(frame, f.box, np.eye(3), 0, dice, config)
+        if d.value >= 2 and not dice.carries(d.colour, d.value):
+            # Pips read, but no face of the die: the square may be found smaller than the die (a die near
+            # the camera) or off its middle, its pips at the rim cut off. Read in a wider square: more
+            # pips, in a regular pattern of a face the die has.
+            at = f.box.mean(axis=0)
+            wide, wide_pips = _read_face(frame, at + (f.box - at) * _WIDER, np.eye(3), 0, dice, config)
+            if wide.value > d.value and dice.carries(wide.colour, wide.value) and \
+                    regular_pattern(wide_pips, bc.pip_symmetry):
+                d, pips = replace(wide, center=d.center, size=d.size), wide_pips
         if d.value == 0:
             continue  # no pips read: no die
         x, y = standing_at((float(mid[0]), float(mid[1])), camera, f.side / local)
@@ -443,6 +452,8 @@ def _local_unit(to_frame, at) -> float:
 _PATCH = 72
 #: How much larger than the die's square the patch read is (the whole face, and the board around it).
 _GROW = 1.25
+#: A die's square read again this much wider when no face of the die was read in it.
+_WIDER = 1.35
 
 
 def _read_face(frame, box, back, R, dice: DiceSet, config: ReaderConfig):
