@@ -77,9 +77,11 @@ def find_dice(frame: np.ndarray, unit: float, config: BoardConfig, *, chroma: fl
         x0, y0, w, h, a = stats.T
         blot = ~ok & (a > 2.5 * want) & (a <= _BLOT * want) & (np.maximum(w, h) <= 1.3 * side)
         blot[0] = False
-        parted: list = []
+        whole, parted = cents[keep], []
         for b in np.flatnonzero(blot):
             got = _finer(frame, s, (x0[b], y0[b], w[b], h[b]), pr, sign, config.pip_depth)
+            # a pip found whole beside the blot, in its box, is no pip of the blot
+            got = [g for g in got if not len(whole) or np.hypot(*(whole - g[0]).T).min() > pr]
             if len(got) < 2 or sum(area for _p, area, _e in got) < 0.5 * a[b]:
                 blot[b] = False  # no pips run together (a die's edge, its shadow, a knot): most of it is no pip
                 continue
