@@ -46,17 +46,23 @@ def test_a_mark_beside_a_counted_face_is_left_out_and_the_read_asks():
         assert not r.sure, seed
 
 
+def _read(seed: int, blue: tuple, red: tuple, black: int, frame_seed: int):
+    """The read of mock scene ``seed``'s board with blue and red at ``(field, value)`` and the black die
+    showing ``black`` (no stray), its board calibrated from its true corners, and what it should read."""
+    scene = FennScene(seed=seed)
+    board = BoardArea(tuple(scene.board_corners()), scene.size)
+    frame, _ = scene.frame(blue=blue, red=red, black=black, seed=frame_seed, stray=False)
+    r = read_fenn(frame, board)
+    return r, [("blue", blue[1], blue[0]), ("red", red[1], red[0]), ("black", black, None)]
+
+
 def test_pips_run_together_at_the_search_scale_are_parted():
     """The frame is searched for pips shrunk to 34 px a field, where a die's 8 in two columns of four,
     or in rows of 3-2-3, is a few blots of pips run together, no pip's size: each such blot is looked
     at again at three times the scale and its pips parted. In these scenes the black 8 was missing."""
     for seed, blue, red, i in ((10012, (3, 1), (2, 9), 12), (10016, (6, 7), (8, 9), 16), (10051, (1, 1), (7, 4), 51)):
-        scene = FennScene(seed=seed)
-        board = BoardArea(tuple(scene.board_corners()), scene.size)
-        frame, _ = scene.frame(blue=blue, red=red, black=8, seed=i, stray=False)
-        r = read_fenn(frame, board)
-        assert [(d.colour, d.value, d.field) for d in r.dice] == \
-            [("blue", blue[1], blue[0]), ("red", red[1], red[0]), ("black", 8, None)], seed
+        r, want = _read(seed, blue, red, 8, i)
+        assert [(d.colour, d.value, d.field) for d in r.dice] == want, seed
 
 
 def test_a_face_with_a_shadow_across_it_is_read_whole():
@@ -66,23 +72,16 @@ def test_a_face_with_a_shadow_across_it_is_read_whole():
     colour), the whole face is read."""
     for seed, blue, red, black, i in ((10166, (2, 7), (3, 4), 2, 166), (10172, (6, 6), (7, 8), 8, 172),
                                       (10175, (5, 7), (6, 3), 2, 175)):
-        scene = FennScene(seed=seed)
-        board = BoardArea(tuple(scene.board_corners()), scene.size)
-        frame, _ = scene.frame(blue=blue, red=red, black=black, seed=i, stray=False)
-        r = read_fenn(frame, board)
-        assert [(d.colour, d.value, d.field) for d in r.dice] == \
-            [("blue", blue[1], blue[0]), ("red", red[1], red[0]), ("black", black, None)], seed
+        r, want = _read(seed, blue, red, black, i)
+        assert [(d.colour, d.value, d.field) for d in r.dice] == want, seed
 
 
 def test_a_burgundy_boards_own_colour_is_no_red_die():
     """On a burgundy board, a field with its light lines round it is a square of a die's size whose
     middle, the board's own colour, reads as a red pip with nothing of a face round it (confidence 0):
     taken as a red 1 on three fields. A square of the board's colour read with no confidence is no die."""
-    scene = FennScene(seed=10170)
-    board = BoardArea(tuple(scene.board_corners()), scene.size)
-    frame, _ = scene.frame(blue=(3, 7), red=(6, 9), black=8, seed=170, stray=False)
-    r = read_fenn(frame, board)
-    assert [(d.colour, d.value, d.field) for d in r.dice] == [("blue", 7, 3), ("red", 9, 6), ("black", 8, None)]
+    r, want = _read(10170, (3, 7), (6, 9), 8, 170)
+    assert [(d.colour, d.value, d.field) for d in r.dice] == want
     assert r.sure
 
 
@@ -91,9 +90,5 @@ def test_a_face_larger_than_its_square_found_is_read_in_a_wider_one():
     were cut off: a red 8 read 6, a value the red die lacks. Read again in a wider square, the more
     pips, in a regular pattern of a face the die has, are taken."""
     for seed, blue, red, black, i in ((10100, (4, 5), (8, 8), 7, 100), (10171, (4, 5), (8, 8), 3, 171)):
-        scene = FennScene(seed=seed)
-        board = BoardArea(tuple(scene.board_corners()), scene.size)
-        frame, _ = scene.frame(blue=blue, red=red, black=black, seed=i, stray=False)
-        r = read_fenn(frame, board)
-        assert [(d.colour, d.value, d.field) for d in r.dice] == \
-            [("blue", blue[1], blue[0]), ("red", red[1], red[0]), ("black", black, None)], seed
+        r, want = _read(seed, blue, red, black, i)
+        assert [(d.colour, d.value, d.field) for d in r.dice] == want, seed
