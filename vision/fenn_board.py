@@ -266,8 +266,8 @@ def find_strip(frame: np.ndarray, config: BoardConfig) -> np.ndarray | None:
                     [start, 1.6 * q]])
     corners = (A[:, :2] @ pts.T).T + A[:, 2]
     corners = _slid(frame, corners / k)
-    for k in range(3):  # the ends first; then the shrink along the board, bounded once (not compounded)
-        corners = refine(frame, corners, most=config.tilt_most if k == 2 else 0.0)
+    for step in range(3):  # the ends first; then the shrink along the board, bounded once (not compounded)
+        corners = refine(frame, corners, most=config.tilt_most if step == 2 else 0.0)
     return corners
 
 
