@@ -209,7 +209,9 @@ class BoardConfig:
     #: The steepest tilt of the table under the board, along it or across, that calibration takes from the
     #: still dice of the start position (:func:`vision.fenn.measure_tilt`; a share of a pattern's size
     #: per field: a camera 50 cm above tilted 12° gives about 0.01); raising it takes a steeper tilt, or a
-    #: die held up at calibration, for the table's.
+    #: die held up at calibration, for the table's. The board finder bounds by it too how much the field
+    #: lines' spacing may shrink a field along the board (:func:`vision.fenn_board.refine`: the view's
+    #: perspective); raising it there takes a die's edge taken for a line as more of that shrink.
     tilt_most: float = 0.025
     #: The least spread across the board (fields) of the dice measured at calibration for the tilt across
     #: to be taken; lowering it takes a tilt from dice nearly in a line along the board (noisier).

@@ -363,8 +363,7 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
         if body is None:
             b = 0.0
         else:  # lightness counts a third: the light falls unevenly over the table, a colour is the die's own
-            dl, da, db = np.float64(t[1].body) - body
-            b = float(np.sqrt((dl / 3) ** 2 + da * da + db * db)) / bc.stray_body
+            b = float(_unlit(np.float64(t[1].body) - body)) / bc.stray_body
         return max(b, bc.stray_size[1] * size / max(t[4], 1e-6))
 
     def told_apart(stray, taken) -> bool:
@@ -441,6 +440,14 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
     ms = (time.perf_counter() - t0) * 1000
     return FennRead(tuple(out), tuple(sorted(reasons, key=lambda r: list(FennReason).index(r))), ms,
                     tuple(strays), patterns)
+
+
+def _unlit(dlab: np.ndarray) -> np.ndarray:
+    """The distance of Lab differences ``dlab`` (``...×3``: L*, a*, b*) with lightness counting a third:
+    light and shadow change a colour's lightness, the colour is the die's or the board's own
+    (``...``, the shape less its last axis)."""
+    dl, da, db = np.moveaxis(dlab, -1, 0)
+    return np.sqrt((dl / 3) ** 2 + da * da + db * db)
 
 
 def _local_unit(to_frame, at) -> float:
@@ -522,8 +529,7 @@ def _read_face(frame, box, back, R, dice: DiceSet, config: ReaderConfig):
         # No face of the die read: a shadow may fall across the face (another die's, a hand's), so that
         # the part in it lies beyond the contrast from its middle's colour and its pips there are cut
         # off. A shadow darkens and keeps the colour: read again with lightness counting a third.
-        dl, da, db = np.moveaxis(inner - body, 2, 0)
-        face2, pip2 = masks(np.sqrt((dl / 3) ** 2 + da * da + db * db))
+        face2, pip2 = masks(_unlit(inner - body))
         again = read_face(face2, pip2, (0, 0), config, None, P / _GROW, dice=dice, lab=lab, found=True)
         if again is not None and dice.carries(again.die, again.value) and regular(again):
             die, dropped = again, False

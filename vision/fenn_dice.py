@@ -35,6 +35,8 @@ _TWO = 0.735
 #: The largest blot looked at again at three times the scale for pips run together, in pips' areas (a 9's
 #: nine pips, their gaps and a little of their face).
 _BLOT = 14.0
+#: A pip this elongated (its long axis against its short) is a side's, seen at a slant; left out of faces.
+_FLAT = 1.6
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,7 @@ def find_dice(frame: np.ndarray, unit: float, config: BoardConfig, *, chroma: fl
         keep = np.flatnonzero(ok)
         pts += list(cents[keep])
         areas += list(stats[keep, cv2.CC_STAT_AREA])
-        flat += list(elongation[keep] > 1.6)
+        flat += list(elongation[keep] > _FLAT)
         # A 7's to 9's pips lie close: shrunk to the search's scale they run together into one blot.
         # A blot of pips' size (up to a die's) is looked at again at three times the scale, its pips parted.
         x0, y0, w, h, a = stats.T
@@ -90,7 +92,7 @@ def find_dice(frame: np.ndarray, unit: float, config: BoardConfig, *, chroma: fl
                     parted.append(p)
                     pts.append(p)
                     areas.append(area)
-                    flat.append(e > 1.6)
+                    flat.append(e > _FLAT)
         on = (ok | blot)[part]
         pipmask[ys[on], xs[on]] = 1
     if not pts:
