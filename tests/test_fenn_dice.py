@@ -5,15 +5,22 @@ from hardware.fenn_scene import FennScene
 from vision.fenn import BoardArea, read_fenn
 
 
+def _read(seed: int, blue: tuple, red: tuple, black: int, frame_seed: int):
+    """The read of mock scene ``seed``'s board with blue and red at ``(field, value)`` and the black die
+    showing ``black`` (no stray), its board calibrated from its true corners, and what it should read."""
+    scene = FennScene(seed=seed)
+    board = BoardArea(tuple(scene.board_corners()), scene.size)
+    frame, _ = scene.frame(blue=blue, red=red, black=black, seed=frame_seed, stray=False)
+    r = read_fenn(frame, board)
+    return r, [("blue", blue[1], blue[0]), ("red", red[1], red[0]), ("black", black, None)]
+
+
 def test_2s_whose_pips_are_grouped_with_their_sides_pips_are_found():
     """Dice off the camera's axis show a side's pips beside the top's; where a 2's pip is grouped with a
     side's pip of its size (the side seen less slanted), the group of two is no face and each of its
     pips may be one of a 2's pair. In these scenes (every die showing 2) the blue 2 was missing."""
     for seed in (32, 74):
-        scene = FennScene(seed=seed)
-        board = BoardArea(tuple(scene.board_corners()), scene.size)
-        frame, _ = scene.frame(blue=(1, 2), red=(5, 2), black=2, seed=seed, stray=False)
-        r = read_fenn(frame, board)
+        r, _want = _read(seed, (1, 2), (5, 2), 2, seed)
         assert [(d.colour, d.value, d.field) for d in r.dice] == \
             [("blue", 2, 1), ("red", 2, 5), ("black", 2, None)], seed
 
@@ -24,10 +31,7 @@ def test_a_blue_or_red_1_whose_outline_is_shaded_is_read_surely():
     of the red 1 (scene 3) and the blue 1 (scene 45), read at 0.75 and 0.80 before. Both reads are exact
     and sure; a 1 doubted for more than its outline still asks (scene 57: the blue 1 read at 0.44)."""
     for seed, sure in ((3, True), (45, True), (57, False)):
-        scene = FennScene(seed=seed)
-        board = BoardArea(tuple(scene.board_corners()), scene.size)
-        frame, _ = scene.frame(blue=(3, 1), red=(7, 1), black=4, seed=seed, stray=False)
-        r = read_fenn(frame, board)
+        r, _want = _read(seed, (3, 1), (7, 1), 4, seed)
         assert [(d.colour, d.value, d.field) for d in r.dice] == [("blue", 1, 3), ("red", 1, 7), ("black", 4, None)]
         assert r.sure == sure, seed
 
@@ -38,22 +42,9 @@ def test_a_mark_beside_a_counted_face_is_left_out_and_the_read_asks():
     left is regular and the black die carries it, so it is read 7 (it was read 8); a pip left out is a
     guess, so the read asks."""
     for seed in (48, 52):
-        scene = FennScene(seed=seed)
-        board = BoardArea(tuple(scene.board_corners()), scene.size)
-        frame, _ = scene.frame(blue=(2, 7), red=(8, 9), black=7, seed=seed, stray=False)
-        r = read_fenn(frame, board)
+        r, _want = _read(seed, (2, 7), (8, 9), 7, seed)
         assert [(d.colour, d.value, d.field) for d in r.dice] == [("blue", 7, 2), ("red", 9, 8), ("black", 7, None)]
         assert not r.sure, seed
-
-
-def _read(seed: int, blue: tuple, red: tuple, black: int, frame_seed: int):
-    """The read of mock scene ``seed``'s board with blue and red at ``(field, value)`` and the black die
-    showing ``black`` (no stray), its board calibrated from its true corners, and what it should read."""
-    scene = FennScene(seed=seed)
-    board = BoardArea(tuple(scene.board_corners()), scene.size)
-    frame, _ = scene.frame(blue=blue, red=red, black=black, seed=frame_seed, stray=False)
-    r = read_fenn(frame, board)
-    return r, [("blue", blue[1], blue[0]), ("red", red[1], red[0]), ("black", black, None)]
 
 
 def test_pips_run_together_at_the_search_scale_are_parted():
