@@ -83,3 +83,14 @@ def test_a_face_larger_than_its_square_found_is_read_in_a_wider_one():
     for seed, blue, red, black, i in ((10100, (4, 5), (8, 8), 7, 100), (10171, (4, 5), (8, 8), 3, 171)):
         r, want = _read(seed, blue, red, black, i)
         assert [(d.colour, d.value, d.field) for d in r.dice] == want, seed
+
+
+def test_a_1_beside_its_sides_pips_and_a_glint_is_found():
+    """A red 1 on a die off the camera's axis: its sides' squashed pips are grouped with it and, more and
+    of one size, taken for the face, the 1 left out (scene 10091); a light glint on the die's edge (a
+    light-pip search's find) or a mark of the body's colour beside the blue 5 counted as a pip like it,
+    so the 1 was not alone (10082, 10114). The 1 was missing in all three; each is now found on its field."""
+    for seed, blue, red, black in ((10082, (4, 5), (2, 1), 7), (10091, (7, 6), (5, 1), 3),
+                                   (10114, (7, 5), (8, 1), 4)):
+        r, want = _read(seed, blue, red, black, seed - 10_000)
+        assert [(d.colour, d.value, d.field) for d in r.dice] == want, seed

@@ -65,7 +65,7 @@ def find_dice(frame: np.ndarray, unit: float, config: BoardConfig, *, chroma: fl
     dark = cv2.morphologyEx(L, cv2.MORPH_BLACKHAT, kern)
     light = cv2.morphologyEx(L, cv2.MORPH_TOPHAT, kern)
     want = np.pi * pr * pr
-    pts, areas, flat, pipmask = [], [], [], np.zeros(L.shape, np.uint8)
+    pts, areas, flat, kind, pipmask = [], [], [], [], np.zeros(L.shape, np.uint8)
     for sign, hat in ((1, dark), (-1, light)):  # dark pips on a light face; light pips on a dark die (a stray d6)
         stats, cents, elongation, (ys, xs, part) = _sparse_components((hat > config.pip_depth).astype(np.uint8))
         ok = _pip_like(stats, want)
@@ -74,6 +74,7 @@ def find_dice(frame: np.ndarray, unit: float, config: BoardConfig, *, chroma: fl
         pts += list(cents[keep])
         areas += list(stats[keep, cv2.CC_STAT_AREA])
         flat += list(elongation[keep] > _FLAT)
+        kind += [sign] * len(keep)
         # A 7's to 9's pips lie close: shrunk to the search's scale they run together into one blot.
         # A blot of pips' size (up to a die's) is looked at again at three times the scale, its pips parted.
         x0, y0, w, h, a = stats.T
@@ -93,6 +94,7 @@ def find_dice(frame: np.ndarray, unit: float, config: BoardConfig, *, chroma: fl
                     pts.append(p)
                     areas.append(area)
                     flat.append(e > _FLAT)
+                    kind.append(sign)
         on = (ok | blot)[part]
         pipmask[ys[on], xs[on]] = 1
     if not pts:
@@ -101,7 +103,8 @@ def find_dice(frame: np.ndarray, unit: float, config: BoardConfig, *, chroma: fl
     # A side's pips, seen at a slant (55° or more from straight on), are squashed ovals: they part no
     # face from its neighbours (the edges round them are left out) but make none: left out of the
     # pips that group into faces (the renders: a side's pips made the top's square too long).
-    pts, areas = pts[~np.array(flat)], areas[~np.array(flat)]
+    round_ = ~np.array(flat)
+    pts, areas, kind = pts[round_], areas[round_], np.int8(kind)[round_]
     if not len(pts):
         return []
     edges = cv2.Canny(cv2.GaussianBlur(L, (3, 3), 0), 25, 60)
@@ -113,11 +116,15 @@ def find_dice(frame: np.ndarray, unit: float, config: BoardConfig, *, chroma: fl
     out: list[Found] = []
     done: set[int] = set()
     # A 2's two pips as one face first; where they make no die's square, each alone in its turn.
-    for two, g in [(True, p) for p in _twos(pts, areas, groups, side)] + \
-            [(False, g) for g in groups]:
+    todo = [(True, p) for p in _twos(pts, areas, groups, side)] + [(False, g) for g in groups]
+    for two, g in todo:
         if done & set(g):
             continue
-        g = _top_face(pts, areas, g, side)
+        whole, g = g, _top_face(pts, areas, g, side)
+        if not two and 0 < len(g) < len(whole):
+            # Pips left out of the face (of another size, or beside its symmetric set) are tried on their
+            # own: a top's 1 grouped with its side's squashed pips, which are more and of one size.
+            todo.append((False, [i for i in whole if i not in g]))
         if tinted[g].any() and not tinted[g].all():
             if two:
                 continue  # a 2's pips are of one colour
@@ -127,9 +134,11 @@ def find_dice(frame: np.ndarray, unit: float, config: BoardConfig, *, chroma: fl
         c = pts[g].mean(axis=0)
         near = np.hypot(*(pts - c).T) < side  # a 2's other pip lies 0.74 of its side away
         near[g] = False
-        # Alone: coloured, and no pip like these round them (of their size and colour: a blue die's pips
-        # beside a red 1 are not its).
-        same = hue @ hue[g].mean(axis=0) > 0.5 * np.linalg.norm(hue, axis=1) * np.linalg.norm(hue[g].mean(axis=0))
+        # Alone: coloured, and no pip like these round them (of their size, hue within about 37° and kind:
+        # a blue die's pips beside a red 1 are not its, nor a mark of a wooden body's orange, nor a light
+        # glint on its edge beside a dark pip).
+        same = hue @ hue[g].mean(axis=0) > 0.8 * np.linalg.norm(hue, axis=1) * np.linalg.norm(hue[g].mean(axis=0))
+        same &= kind == kind[g[0]]
         alone = bool(tinted[g].all()) and not (near & (areas >= 0.6 * areas[g].max()) & tinted & same).any()
         f = _square(lab, pipmask, edges, pts[g], c, side, config, alone, two=two)
         if f is None:
