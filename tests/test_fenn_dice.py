@@ -94,3 +94,15 @@ def test_a_1_beside_its_sides_pips_and_a_glint_is_found():
                                    (10114, (7, 5), (8, 1), 4)):
         r, want = _read(seed, blue, red, black, seed - 10_000)
         assert [(d.colour, d.value, d.field) for d in r.dice] == want, seed
+
+
+def test_a_pip_grouped_with_a_neighbours_face_joins_its_own():
+    """Two dice side by side: a pip of one lies as near the other's as their own pips (within a group's
+    link) and is grouped with them; the neighbour's face taken from the group, the pip was left alone,
+    unable to join its own die's other pips, which then made no face (scene 10135: the red 4 read as a
+    2 on a square too small and left out; 10104: the red 9 under the blue 5 missing; 10125: the blue
+    7 read 8). Each die is now read whole."""
+    for seed, blue, red, black in ((10135, (2, 6), (3, 4), 6), (10104, (8, 5), (7, 9), 6),
+                                   (10125, (2, 7), (3, 4), 4)):
+        r, want = _read(seed, blue, red, black, seed - 10_000)
+        assert [(d.colour, d.value, d.field) for d in r.dice] == want, seed

@@ -110,8 +110,8 @@ def find_dice(frame: np.ndarray, unit: float, config: BoardConfig, *, chroma: fl
     edges = cv2.Canny(cv2.GaussianBlur(L, (3, 3), 0), 25, 60)
     edges = cv2.dilate(edges, np.ones((2, 2), np.uint8)) & ~(cv2.dilate(pipmask, np.ones((3, 3), np.uint8)) * 255)
     # Pips near each other belong to one die: single links shorter than a third of a side.
-    groups = _faces(pts, areas, _groups(pts, 0.4 * side), side)
     hue = _tinted(frame, pts / s, chroma)
+    groups = _faces(pts, areas, _groups(pts, 0.4 * side), side, hue)
     tinted = np.abs(hue).max(axis=1) > 0
     out: list[Found] = []
     done: set[int] = set()
@@ -300,20 +300,24 @@ def _like(areas: np.ndarray, group, ref: float, ratio: float = 0.6) -> list[int]
     return [i for i in group if ratio * ref <= areas[i] <= ref / ratio]
 
 
-def _faces(pts: np.ndarray, areas: np.ndarray, groups: list[list[int]], side: float) -> list[list[int]]:
+def _faces(pts: np.ndarray, areas: np.ndarray, groups: list[list[int]], side: float,
+           hue: np.ndarray | None = None) -> list[list[int]]:
     """``groups`` of pips joined where three or more of them, from several groups, make one face: pips
     of one size (:func:`_pip_area`) less than a side apart, the largest set point-symmetric about one
     middle (every face is). A 4's pips lie farther apart (half a side) than the links that group pips,
     so each was a group of its own; a side's pip or a blot beside them is left out."""
-    size = np.float64([_pip_area(areas, g) for g in groups])
-    mids = np.float64([pts[g].mean(axis=0) for g in groups])
-    used = np.zeros(len(groups), bool)
+    groups = list(groups)
+    size = [_pip_area(areas, g) for g in groups]
+    mids = [pts[g].mean(axis=0) for g in groups]
+    used = [False] * len(groups)
     out = []
-    for a in range(len(groups)):
+    a = -1
+    while a + 1 < len(groups):
+        a += 1
         if used[a]:
             continue
         mine = _like(areas, groups[a], size[a])
-        close = np.nonzero(np.hypot(*(mids - mids[a]).T) < 2.5 * side)[0]  # the rest lie far apart
+        close = np.nonzero(np.hypot(*(np.float64(mids) - mids[a]).T) < 2.5 * side)[0]  # the rest lie far apart
         joined = {}
         for b in close:
             if b == a or used[b]:
@@ -326,9 +330,25 @@ def _faces(pts: np.ndarray, areas: np.ndarray, groups: list[list[int]], side: fl
         u = _like(areas, u, _pip_area(areas, u))  # of one size among themselves too
         sub = [u[i] for i in _largest_symmetric(pts[u], side)] if joined and len(u) <= 14 else []
         if len(sub) >= 3 and not set(sub) <= set(groups[a]):
-            used[[a, *joined]] = True
+            rest = [i for b in [a, *joined] for i in groups[b] if i not in sub]
+            for b in [a, *joined]:
+                used[b] = True
             out.append(sub)
-            out += [[i] for b in [a, *joined] for i in groups[b] if i not in sub]
+            # Each pip left out stands alone; one of another hue than the face's (``hue``: N×2 Lab a*, b*
+            # as :func:`_tinted` gives them) is another die's, grouped with this face for lying near it,
+            # and is free to join its own face later (a red 4's pip beside a blue 6: a 4's pips lie
+            # farther apart than the group's links). One of the face's hue stays alone (a 9's pips
+            # the symmetric set left out are no second face of it).
+            if hue is not None:
+                h = hue[sub].mean(axis=0)
+                other = [i for i in rest if hue[i] @ h <= 0.8 * np.linalg.norm(hue[i]) * np.linalg.norm(h)
+                         and np.abs(hue[i]).max() > 0]
+                out += [[i] for i in rest if i not in other]
+                rest = other
+            groups += [[i] for i in rest]
+            size += [float(areas[i]) for i in rest]
+            mids += [pts[i] for i in rest]
+            used += [False] * len(rest)
     return out + [g for a, g in enumerate(groups) if not used[a]]
 
 
