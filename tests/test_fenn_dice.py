@@ -106,3 +106,11 @@ def test_a_pip_grouped_with_a_neighbours_face_joins_its_own():
                                    (10125, (2, 7), (3, 4), 4)):
         r, want = _read(seed, blue, red, black, seed - 10_000)
         assert [(d.colour, d.value, d.field) for d in r.dice] == want, seed
+
+
+def test_a_die_whose_pips_are_larger_than_expected_is_found():
+    """The black 4 near a low camera (scene 10122): its pips, 2.6 times a pip's expected area, were
+    taken for blots of pips run together and, parting into one pip each at a finer scale, for no pips;
+    the die was missing. A blot that is one round pip at the finer scale is now a pip."""
+    r, want = _read(10122, (3, 1), (5, 1), 4, 122)
+    assert [(d.colour, d.value, d.field) for d in r.dice] == want

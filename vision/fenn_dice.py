@@ -35,6 +35,10 @@ _TWO = 0.735
 #: The largest blot looked at again at three times the scale for pips run together, in pips' areas (a 9's
 #: nine pips, their gaps and a little of their face).
 _BLOT = 14.0
+#: The largest blot, in pips' areas, taken for one pip where it is one round pip at three times the scale
+#: (a die near a low camera, its pips 2.5-3 times as large as expected); raising it takes larger round
+#: marks (a coin's shadow, a knot) for pips.
+_BIG = 3.5
 #: A pip this elongated (its long axis against its short) is a side's, seen at a slant; left out of faces.
 _FLAT = 1.6
 
@@ -85,7 +89,8 @@ def find_dice(frame: np.ndarray, unit: float, config: BoardConfig, *, chroma: fl
             got = _finer(frame, s, (x0[b], y0[b], w[b], h[b]), pr, sign, config.pip_depth)
             # a pip found whole beside the blot, in its box, is no pip of the blot
             got = [g for g in got if not len(whole) or np.hypot(*(whole - g[0]).T).min() > pr]
-            if len(got) < 2 or sum(area for _p, area, _e in got) < 0.5 * a[b]:
+            big = len(got) == 1 and a[b] <= _BIG * want and got[0][1] >= 0.6 * a[b] and got[0][2] <= 1.3
+            if not big and (len(got) < 2 or sum(area for _p, area, _e in got) < 0.5 * a[b]):
                 blot[b] = False  # no pips run together (a die's edge, its shadow, a knot): most of it is no pip
                 continue
             for p, area, e in got:
