@@ -114,3 +114,12 @@ def test_a_die_whose_pips_are_larger_than_expected_is_found():
     the die was missing. A blot that is one round pip at the finer scale is now a pip."""
     r, want = _read(10122, (3, 1), (5, 1), 4, 122)
     assert [(d.colour, d.value, d.field) for d in r.dice] == want
+
+
+def test_a_small_dies_8_whose_columns_run_together_is_parted():
+    """A small die's 8 far from the camera (scene 10132): its two columns of four pips run together even
+    at three times the search's scale, their gaps a pixel wide, and the red 8 was missing (a stray red
+    d6 beside the board was taken for it). The pips' middles are darker than their gaps: parted at a
+    higher threshold, round, the 8 is read on its field."""
+    r, want = _read(10132, (3, 6), (7, 8), 2, 132)
+    assert [(d.colour, d.value, d.field) for d in r.dice] == want

@@ -169,8 +169,10 @@ def _pip_like(stats: np.ndarray, want: float) -> np.ndarray:
 def _finer(frame: np.ndarray, s: float, box, pr: float, sign: int, depth: float) -> list:
     """The pips in a blot seen at the search's scale ``s`` (``box`` x, y, w, h px there; ``pr`` a pip's
     radius there), looked at in ``frame`` (``H×W×3 uint8 BGR``) at three times that scale (at most the
-    frame's own): ``sign`` 1 for dark pips, -1 for light. Returns ``(centre, area, elongation)`` of
-    each pip whose centre lies in ``box``, centre px and area px² at the search's scale."""
+    frame's own): ``sign`` 1 for dark pips, -1 for light, ``depth`` the hat's threshold (where fewer than
+    two pips part at it, again at 1.6 and 2.5 times it, taking only round pips there). Returns
+    ``(centre, area, elongation)`` of each pip whose centre lies in ``box``, centre px and area px² at the
+    search's scale."""
     f = min(1.0, 3 * s) / s  # the finer scale against the search's
     x, y, w, h = (int(v) for v in box)
     pad = int(3 * pr) + 1
@@ -183,12 +185,30 @@ def _finer(frame: np.ndarray, s: float, box, pr: float, sign: int, depth: float)
     k = int(1.6 * 2 * pr * f) | 1  # wider than a pip; a square one (OpenCV parts it in rows and columns: fast)
     kern = np.ones((k, k), np.uint8)
     hat = cv2.morphologyEx(L, cv2.MORPH_BLACKHAT if sign > 0 else cv2.MORPH_TOPHAT, kern)
-    stats, cents, elongation, _ = _sparse_components((hat > depth).astype(np.uint8))
-    ok = _pip_like(stats, np.pi * (pr * f) ** 2)
-    ok[0] = False
-    c = cents / f + np.float64([X0, Y0]) * s
-    ok &= (c[:, 0] >= x) & (c[:, 0] <= x + w) & (c[:, 1] >= y) & (c[:, 1] <= y + h)  # the blot's own
-    return [(c[i], stats[i, cv2.CC_STAT_AREA] / (f * f), elongation[i]) for i in np.flatnonzero(ok)]
+    # The blot's own box in the crop, at the finer scale.
+    sf = s * f
+    bx0, by0 = max(0, int((x / s - X0) * sf)), max(0, int((y / s - Y0) * sf))
+    bx1, by1 = int(((x + w) / s - X0) * sf) + 1, int(((y + h) / s - Y0) * sf) + 1
+    first, whole = None, None
+    for thr in (depth, 1.6 * depth, 2.5 * depth):
+        mask = (hat > thr).astype(np.uint8)
+        stats, cents, elongation, _ = _sparse_components(mask)
+        ok = _pip_like(stats, np.pi * (pr * f) ** 2)
+        ok[0] = False
+        c = cents / f + np.float64([X0, Y0]) * s
+        ok &= (c[:, 0] >= x) & (c[:, 0] <= x + w) & (c[:, 1] >= y) & (c[:, 1] <= y + h)  # the blot's own
+        inside = float(mask[by0:by1, bx0:bx1].sum())
+        whole = whole or inside
+        # Pips found at a higher threshold are smaller than at the search's: their areas are put back
+        # in proportion to the blot's, as the pips found whole beside them were measured.
+        grow = whole / max(inside, 1.0)
+        got = [(c[i], stats[i, cv2.CC_STAT_AREA] * grow / (f * f), elongation[i]) for i in np.flatnonzero(ok)]
+        first = got if first is None else first
+        if len(got) >= 2 and (thr == depth or all(e <= _FLAT for _c, _a, e in got)):
+            return got  # at a higher threshold, only round pips (no die's edge or side pips in a row)
+        # Pips still run together (a small die's 8, its columns' gaps a pixel wide): their middles are
+        # darker than the gaps between them, parted at a higher threshold.
+    return first
 
 
 def _tinted(frame: np.ndarray, pts: np.ndarray, chroma: float) -> np.ndarray:
