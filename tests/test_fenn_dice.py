@@ -123,3 +123,12 @@ def test_a_small_dies_8_whose_columns_run_together_is_parted():
     higher threshold, round, the 8 is read on its field."""
     r, want = _read(10132, (3, 6), (7, 8), 2, 132)
     assert [(d.colour, d.value, d.field) for d in r.dice] == want
+
+
+def test_black_pips_under_a_coloured_light_are_black():
+    """Scene 10025's light casts the black die's pips purple (Lab a* +20, b* -20 at L 35): too coloured
+    for black, neither blue nor red, the black 6 was read as a die of no colour, a stray, and the read
+    asked. Pips that dark, of neither colour, are black: the read is exact and sure."""
+    r, want = _read(10025, (2, 7), (8, 1), 6, 25)
+    assert [(d.colour, d.value, d.field) for d in r.dice] == want
+    assert r.sure

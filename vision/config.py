@@ -123,7 +123,8 @@ class ColourConfig:
     #: Pips darker than this (Lab L, 0-255) and greyer than ``black_chroma`` are black.
     #: Raising it takes dim blue or red pips for black.
     black_lightness: float = 95.0
-    #: The most colour (Lab a*b* distance) a black pip shows; raising it takes dull colours for black.
+    #: The most colour (Lab a*b* distance) a black pip shows (one darker than half ``black_lightness``,
+    #: neither blue nor red, 1.6 times it); raising it takes dull colours for black.
     black_chroma: float = 28.0
     #: How strongly (Lab a* or b*) a pip must be red or blue to be named so; raising it asks more
     #: often in warm or cold light.

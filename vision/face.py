@@ -249,7 +249,9 @@ def pip_colour(lab: np.ndarray, pip_pixels: np.ndarray, face: np.ndarray, config
     pips' cores (the 40% of their pixels farthest in colour from the face's
     body, not their blurred rims) are named by ``config.colours``
     (:class:`vision.config.ColourConfig`): dark and grey is black, a strong
-    -b* blue, a strong +a* red.
+    -b* blue, a strong +a* red; very dark (below half ``black_lightness``),
+    neither blue nor red and within 1.6 times ``black_chroma`` is black too (a
+    coloured light's cast on black pips: purple under a magenta light).
     """
     if not pip_pixels.any():
         return None
@@ -267,6 +269,8 @@ def pip_colour(lab: np.ndarray, pip_pixels: np.ndarray, face: np.ndarray, config
         return "blue"
     if a > c.pip_chroma and a > abs(b):
         return "red"
+    if L < c.black_lightness / 2 and math.hypot(a, b) < 1.6 * c.black_chroma:
+        return "black"  # very dark, tinted by a coloured light to neither blue nor red (a purple cast)
     return None
 
 
