@@ -2,7 +2,7 @@
 find because of what lies round them."""
 
 from hardware.fenn_scene import FennScene
-from vision.fenn import BoardArea, read_fenn
+from vision.fenn import BoardArea, find_board, measure_tilt, read_fenn
 
 
 def _read(seed: int, blue: tuple, red: tuple, black: int, frame_seed: int):
@@ -132,3 +132,16 @@ def test_black_pips_under_a_coloured_light_are_black():
     r, want = _read(10025, (2, 7), (8, 1), 6, 25)
     assert [(d.colour, d.value, d.field) for d in r.dice] == want
     assert r.sure
+
+
+def test_an_8_whose_pips_run_together_in_pairs_is_found():
+    """Scene 10171's red 8, two diagonal rows of four, read on the board found by calibration: at the
+    search's scale its pips run together in pairs, ovals of 2-2.2 pips' areas filling less than half
+    their boxes: neither a pip nor a blot of pips, and the 8 was missing. Such an oval is looked at
+    again at a finer scale: the 8 is read on its field."""
+    scene = FennScene(seed=10171)
+    start = scene.frame(blue=(1, 5), red=(9, 5), black=6, seed=171, stray=False)[0]
+    board = measure_tilt(start, find_board(start))  # as the players calibrate (F2)
+    frame, _ = scene.frame(blue=(4, 5), red=(8, 8), black=3, seed=171, stray=False)
+    r = read_fenn(frame, board)
+    assert [(d.colour, d.value, d.field) for d in r.dice] == [("blue", 5, 4), ("red", 8, 8), ("black", 3, None)]

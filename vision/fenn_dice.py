@@ -82,14 +82,19 @@ def find_dice(frame: np.ndarray, unit: float, config: BoardConfig, *, chroma: fl
         # A 7's to 9's pips lie close: shrunk to the search's scale they run together into one blot.
         # A blot of pips' size (up to a die's) is looked at again at three times the scale, its pips parted.
         x0, y0, w, h, a = stats.T
-        blot = ~ok & (a > 2.5 * want) & (a <= _BLOT * want) & (np.maximum(w, h) <= 1.3 * side)
+        # Two pips run together make an oval (along a diagonal, filling less than half its box) of 1.6-2.5
+        # pips' areas: looked at again too (a side's squashed pip, as elongated, is smaller than a pip).
+        pair = (~ok | (elongation > _FLAT)) & (a > 1.6 * want) & (a <= 2.5 * want)
+        blot = (~ok & (a > 2.5 * want) | pair) & (a <= _BLOT * want) & (np.maximum(w, h) <= 1.3 * side)
         blot[0] = False
         whole, parted = cents[keep], []
         for b in np.flatnonzero(blot):
             got = _finer(frame, s, (x0[b], y0[b], w[b], h[b]), pr, sign, config.pip_depth)
             # a pip found whole beside the blot, in its box, is no pip of the blot
-            got = [g for g in got if not len(whole) or np.hypot(*(whole - g[0]).T).min() > pr]
-            big = len(got) == 1 and a[b] <= _BIG * want and got[0][1] >= 0.6 * a[b] and got[0][2] <= 1.3
+            others = cents[keep[keep != b]] if ok[b] else whole
+            got = [g for g in got if not len(others) or np.hypot(*(others - g[0]).T).min() > pr]
+            big = not pair[b] and len(got) == 1 and a[b] <= _BIG * want and got[0][1] >= 0.6 * a[b] and \
+                got[0][2] <= 1.3
             if not big and (len(got) < 2 or sum(area for _p, area, _e in got) < 0.5 * a[b]):
                 blot[b] = False  # no pips run together (a die's edge, its shadow, a knot): most of it is no pip
                 continue
