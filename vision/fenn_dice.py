@@ -195,6 +195,8 @@ def _finer(frame: np.ndarray, s: float, box, pr: float, sign: int, depth: float)
     bx0, by0 = max(0, int((x / s - X0) * sf)), max(0, int((y / s - Y0) * sf))
     bx1, by1 = int(((x + w) / s - X0) * sf) + 1, int(((y + h) / s - Y0) * sf) + 1
     first, whole = None, None
+    # Pips still run together at the threshold (a small die's 8, its columns' gaps a pixel wide) are
+    # parted at a higher one: their middles are darker than the gaps between them.
     for thr in (depth, 1.6 * depth, 2.5 * depth):
         mask = (hat > thr).astype(np.uint8)
         stats, cents, elongation, _ = _sparse_components(mask)
@@ -211,8 +213,6 @@ def _finer(frame: np.ndarray, s: float, box, pr: float, sign: int, depth: float)
         first = got if first is None else first
         if len(got) >= 2 and (thr == depth or all(e <= _FLAT for _c, _a, e in got)):
             return got  # at a higher threshold, only round pips (no die's edge or side pips in a row)
-        # Pips still run together (a small die's 8, its columns' gaps a pixel wide): their middles are
-        # darker than the gaps between them, parted at a higher threshold.
     return first
 
 
@@ -335,7 +335,9 @@ def _faces(pts: np.ndarray, areas: np.ndarray, groups: list[list[int]], side: fl
     """``groups`` of pips joined where three or more of them, from several groups, make one face: pips
     of one size (:func:`_pip_area`) less than a side apart, the largest set point-symmetric about one
     middle (every face is). A 4's pips lie farther apart (half a side) than the links that group pips,
-    so each was a group of its own; a side's pip or a blot beside them is left out."""
+    so each was a group of its own; a side's pip or a blot beside them is left out. ``hue``: each
+    pip's colour (N×2 Lab a*, b*, as :func:`_tinted` gives it), or None: a pip left out of a face, of
+    another hue than the face's, is free to join another face later (another die's)."""
     groups = list(groups)
     size = [_pip_area(areas, g) for g in groups]
     mids = [pts[g].mean(axis=0) for g in groups]
