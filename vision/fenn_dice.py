@@ -41,6 +41,9 @@ _BLOT = 14.0
 _BIG = 3.5
 #: A pip this elongated (its long axis against its short) is a side's, seen at a slant; left out of faces.
 _FLAT = 1.6
+#: Two pips are of one hue where their colours (Lab a*, b*) lie within about 37° (this cosine): a red
+#: pip and a wooden body's orange mark beside it are not.
+_HUE = 0.8
 
 
 @dataclass(frozen=True)
@@ -147,8 +150,7 @@ def find_dice(frame: np.ndarray, unit: float, config: BoardConfig, *, chroma: fl
         # Alone: coloured, and no pip like these round them (of their size, hue within about 37° and kind:
         # a blue die's pips beside a red 1 are not its, nor a mark of a wooden body's orange, nor a light
         # glint on its edge beside a dark pip).
-        same = hue @ hue[g].mean(axis=0) > 0.8 * np.linalg.norm(hue, axis=1) * np.linalg.norm(hue[g].mean(axis=0))
-        same &= kind == kind[g[0]]
+        same = _same_hue(hue, hue[g].mean(axis=0)) & (kind == kind[g[0]])
         alone = bool(tinted[g].all()) and not (near & (areas >= 0.6 * areas[g].max()) & tinted & same).any()
         f = _square(lab, pipmask, edges, pts[g], c, side, config, alone, two=two)
         if f is None:
@@ -330,13 +332,19 @@ def _like(areas: np.ndarray, group, ref: float, ratio: float = 0.6) -> list[int]
     return [i for i in group if ratio * ref <= areas[i] <= ref / ratio]
 
 
+def _same_hue(hue: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """Which of the pips' colours ``hue`` (N×2 Lab a*, b*, as :func:`_tinted` gives them) are of the hue of
+    ``ref`` (a*, b*): within about 37° of it (``_HUE``); a colourless one (zeros) is of none."""
+    return hue @ ref > _HUE * np.linalg.norm(hue, axis=1) * np.linalg.norm(ref)
+
+
 def _faces(pts: np.ndarray, areas: np.ndarray, groups: list[list[int]], side: float,
-           hue: np.ndarray | None = None) -> list[list[int]]:
+           hue: np.ndarray) -> list[list[int]]:
     """``groups`` of pips joined where three or more of them, from several groups, make one face: pips
     of one size (:func:`_pip_area`) less than a side apart, the largest set point-symmetric about one
     middle (every face is). A 4's pips lie farther apart (half a side) than the links that group pips,
     so each was a group of its own; a side's pip or a blot beside them is left out. ``hue``: each
-    pip's colour (N×2 Lab a*, b*, as :func:`_tinted` gives it), or None: a pip left out of a face, of
+    pip's colour (N×2 Lab a*, b*, as :func:`_tinted` gives it): a pip left out of a face, of
     another hue than the face's, is free to join another face later (another die's)."""
     groups = list(groups)
     size = [_pip_area(areas, g) for g in groups]
@@ -366,17 +374,14 @@ def _faces(pts: np.ndarray, areas: np.ndarray, groups: list[list[int]], side: fl
             for b in [a, *joined]:
                 used[b] = True
             out.append(sub)
-            # Each pip left out stands alone; one of another hue than the face's (``hue``: N×2 Lab a*, b*
-            # as :func:`_tinted` gives them) is another die's, grouped with this face for lying near it,
+            # Each pip left out stands alone; one of another hue than the face's is another die's, grouped
+            # with this face for lying near it,
             # and is free to join its own face later (a red 4's pip beside a blue 6: a 4's pips lie
             # farther apart than the group's links). One of the face's hue stays alone (a 9's pips
             # the symmetric set left out are no second face of it).
-            if hue is not None:
-                h = hue[sub].mean(axis=0)
-                other = [i for i in rest if hue[i] @ h <= 0.8 * np.linalg.norm(hue[i]) * np.linalg.norm(h)
-                         and np.abs(hue[i]).max() > 0]
-                out += [[i] for i in rest if i not in other]
-                rest = other
+            other = ~_same_hue(hue[rest], hue[sub].mean(axis=0)) & (np.abs(hue[rest]).max(axis=1) > 0)
+            out += [[i] for i, o in zip(rest, other) if not o]
+            rest = [i for i, o in zip(rest, other) if o]
             groups += [[i] for i in rest]
             size += [float(areas[i]) for i in rest]
             mids += [pts[i] for i in rest]
