@@ -5,6 +5,11 @@ from hardware.fenn_scene import FennScene
 from vision.fenn import BoardArea, find_board, measure_tilt, read_fenn
 
 
+def _dice(r) -> list:
+    """A read's dice as ``(colour, value, field)``, in its order."""
+    return [(d.colour, d.value, d.field) for d in r.dice]
+
+
 def _read(seed: int, blue: tuple, red: tuple, black: int, frame_seed: int):
     """The read of mock scene ``seed``'s board with blue and red at ``(field, value)`` and the black die
     showing ``black`` (no stray), its board calibrated from its true corners, and what it should read."""
@@ -21,7 +26,7 @@ def test_2s_whose_pips_are_grouped_with_their_sides_pips_are_found():
     pips may be one of a 2's pair. In these scenes (every die showing 2) the blue 2 was missing."""
     for seed in (32, 74):
         r, _want = _read(seed, (1, 2), (5, 2), 2, seed)
-        assert [(d.colour, d.value, d.field) for d in r.dice] == \
+        assert _dice(r) == \
             [("blue", 2, 1), ("red", 2, 5), ("black", 2, None)], seed
 
 
@@ -32,7 +37,7 @@ def test_a_blue_or_red_1_whose_outline_is_shaded_is_read_surely():
     and sure; a 1 doubted for more than its outline still asks (scene 57: the blue 1 read at 0.44)."""
     for seed, sure in ((3, True), (45, True), (57, False)):
         r, _want = _read(seed, (3, 1), (7, 1), 4, seed)
-        assert [(d.colour, d.value, d.field) for d in r.dice] == [("blue", 1, 3), ("red", 1, 7), ("black", 4, None)]
+        assert _dice(r) == [("blue", 1, 3), ("red", 1, 7), ("black", 4, None)]
         assert r.sure == sure, seed
 
 
@@ -43,7 +48,7 @@ def test_a_mark_beside_a_counted_face_is_left_out_and_the_read_asks():
     guess, so the read asks."""
     for seed in (48, 52):
         r, _want = _read(seed, (2, 7), (8, 9), 7, seed)
-        assert [(d.colour, d.value, d.field) for d in r.dice] == [("blue", 7, 2), ("red", 9, 8), ("black", 7, None)]
+        assert _dice(r) == [("blue", 7, 2), ("red", 9, 8), ("black", 7, None)]
         assert not r.sure, seed
 
 
@@ -53,7 +58,7 @@ def test_pips_run_together_at_the_search_scale_are_parted():
     at again at three times the scale and its pips parted. In these scenes the black 8 was missing."""
     for seed, blue, red, i in ((10012, (3, 1), (2, 9), 12), (10016, (6, 7), (8, 9), 16), (10051, (1, 1), (7, 4), 51)):
         r, want = _read(seed, blue, red, 8, i)
-        assert [(d.colour, d.value, d.field) for d in r.dice] == want, seed
+        assert _dice(r) == want, seed
 
 
 def test_a_face_with_a_shadow_across_it_is_read_whole():
@@ -64,7 +69,7 @@ def test_a_face_with_a_shadow_across_it_is_read_whole():
     for seed, blue, red, black, i in ((10166, (2, 7), (3, 4), 2, 166), (10172, (6, 6), (7, 8), 8, 172),
                                       (10175, (5, 7), (6, 3), 2, 175)):
         r, want = _read(seed, blue, red, black, i)
-        assert [(d.colour, d.value, d.field) for d in r.dice] == want, seed
+        assert _dice(r) == want, seed
 
 
 def test_a_burgundy_boards_own_colour_is_no_red_die():
@@ -72,7 +77,7 @@ def test_a_burgundy_boards_own_colour_is_no_red_die():
     middle, the board's own colour, reads as a red pip with nothing of a face round it (confidence 0):
     taken as a red 1 on three fields. A square of the board's colour read with no confidence is no die."""
     r, want = _read(10170, (3, 7), (6, 9), 8, 170)
-    assert [(d.colour, d.value, d.field) for d in r.dice] == want
+    assert _dice(r) == want
     assert r.sure
 
 
@@ -82,7 +87,7 @@ def test_a_face_larger_than_its_square_found_is_read_in_a_wider_one():
     pips, in a regular pattern of a face the die has, are taken."""
     for seed, blue, red, black, i in ((10100, (4, 5), (8, 8), 7, 100), (10171, (4, 5), (8, 8), 3, 171)):
         r, want = _read(seed, blue, red, black, i)
-        assert [(d.colour, d.value, d.field) for d in r.dice] == want, seed
+        assert _dice(r) == want, seed
 
 
 def test_a_1_beside_its_sides_pips_and_a_glint_is_found():
@@ -93,7 +98,7 @@ def test_a_1_beside_its_sides_pips_and_a_glint_is_found():
     for seed, blue, red, black in ((10082, (4, 5), (2, 1), 7), (10091, (7, 6), (5, 1), 3),
                                    (10114, (7, 5), (8, 1), 4)):
         r, want = _read(seed, blue, red, black, seed - 10_000)
-        assert [(d.colour, d.value, d.field) for d in r.dice] == want, seed
+        assert _dice(r) == want, seed
 
 
 def test_a_pip_grouped_with_a_neighbours_face_joins_its_own():
@@ -105,7 +110,7 @@ def test_a_pip_grouped_with_a_neighbours_face_joins_its_own():
     for seed, blue, red, black in ((10135, (2, 6), (3, 4), 6), (10104, (8, 5), (7, 9), 6),
                                    (10125, (2, 7), (3, 4), 4)):
         r, want = _read(seed, blue, red, black, seed - 10_000)
-        assert [(d.colour, d.value, d.field) for d in r.dice] == want, seed
+        assert _dice(r) == want, seed
 
 
 def test_a_die_whose_pips_are_larger_than_expected_is_found():
@@ -113,7 +118,7 @@ def test_a_die_whose_pips_are_larger_than_expected_is_found():
     taken for blots of pips run together and, parting into one pip each at a finer scale, for no pips;
     the die was missing. A blot that is one round pip at the finer scale is now a pip."""
     r, want = _read(10122, (3, 1), (5, 1), 4, 122)
-    assert [(d.colour, d.value, d.field) for d in r.dice] == want
+    assert _dice(r) == want
 
 
 def test_a_small_dies_8_whose_columns_run_together_is_parted():
@@ -122,7 +127,7 @@ def test_a_small_dies_8_whose_columns_run_together_is_parted():
     d6 beside the board was taken for it). The pips' middles are darker than their gaps: parted at a
     higher threshold, round, the 8 is read on its field."""
     r, want = _read(10132, (3, 6), (7, 8), 2, 132)
-    assert [(d.colour, d.value, d.field) for d in r.dice] == want
+    assert _dice(r) == want
 
 
 def test_black_pips_under_a_coloured_light_are_black():
@@ -130,7 +135,7 @@ def test_black_pips_under_a_coloured_light_are_black():
     for black, neither blue nor red, the black 6 was read as a die of no colour, a stray, and the read
     asked. Pips that dark, of neither colour, are black: the read is exact and sure."""
     r, want = _read(10025, (2, 7), (8, 1), 6, 25)
-    assert [(d.colour, d.value, d.field) for d in r.dice] == want
+    assert _dice(r) == want
     assert r.sure
 
 
@@ -144,4 +149,4 @@ def test_an_8_whose_pips_run_together_in_pairs_is_found():
     board = measure_tilt(start, find_board(start))  # as the players calibrate (F2)
     frame, _ = scene.frame(blue=(4, 5), red=(8, 8), black=3, seed=171, stray=False)
     r = read_fenn(frame, board)
-    assert [(d.colour, d.value, d.field) for d in r.dice] == [("blue", 5, 4), ("red", 8, 8), ("black", 3, None)]
+    assert _dice(r) == [("blue", 5, 4), ("red", 8, 8), ("black", 3, None)]
