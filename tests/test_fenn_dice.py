@@ -150,3 +150,16 @@ def test_an_8_whose_pips_run_together_in_pairs_is_found():
     frame, _ = scene.frame(blue=(4, 5), red=(8, 8), black=3, seed=171, stray=False)
     r = read_fenn(frame, board)
     assert _dice(r) == [("blue", 5, 4), ("red", 8, 8), ("black", 3, None)]
+
+
+def test_a_3_whose_outline_takes_in_a_side_is_read_by_its_middle_pip():
+    """Scene 10021's black 3 lies at the frame's edge, seen from the side: its top's outline ran on into
+    a side of its colour, the square found was off its pips, and the read took in the side's pips (a 6,
+    asked). Three pips in a line with no like pip round them are a 3 whose middle pip is its face's:
+    the square is put round them; the read is exact and sure. A 6's column of three, beside its other
+    column, keeps its outline (scene 10076's black 6 at the frame's top edge)."""
+    r, want = _read(10021, (8, 9), (2, 3), 3, 21)
+    assert _dice(r) == want
+    assert r.sure
+    r, want = _read(10076, (7, 1), (8, 3), 6, 76)
+    assert _dice(r) == want

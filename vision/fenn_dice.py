@@ -32,6 +32,10 @@ _SPAN = 0.95
 #: A 2's pips lie this share of their die's side apart (fenn.md's layout: each 0.26 of a side from the
 #: middle both ways, 0.24 from two edges).
 _TWO = 0.735
+#: A 3's outline whose middle lies further than this share of a side from its middle pip took in more than
+#: its face (a side of its colour, seen near the frame's edge): the square its pips fix is taken instead;
+#: raising it keeps more such outlines (the side's pips then read with the top's).
+_OFF = 0.15
 #: The largest blot looked at again at three times the scale for pips run together, in pips' areas (a 9's
 #: nine pips, their gaps and a little of their face).
 _BLOT = 14.0
@@ -152,7 +156,11 @@ def find_dice(frame: np.ndarray, unit: float, config: BoardConfig, *, chroma: fl
         # glint on its edge beside a dark pip).
         same = _same_hue(hue, hue[g].mean(axis=0)) & (kind == kind[g[0]])
         alone = bool(tinted[g].all()) and not (near & (areas >= 0.6 * areas[g].max()) & tinted & same).any()
-        f = _square(lab, pipmask, edges, pts[g], c, side, config, alone, two=two)
+        # A 3: three pips in a line with no like pip round them (a 6's or 9's column has its others).
+        like = near & (areas >= 0.6 * areas[g].max()) & (kind == kind[g[0]]) & \
+            (same if tinted[g].any() else ~tinted)  # a black die's pips are of no hue
+        three = len(g) == 3 and _in_line(pts[g]) and not like.any()
+        f = _square(lab, pipmask, edges, pts[g], c, side, config, alone, two=two, three=three)
         if f is None:
             continue
         box, sd, body = f
@@ -440,7 +448,14 @@ def _top_face(pts: np.ndarray, areas: np.ndarray, group: list[int], side: float)
     return [g[i] for i in _largest_symmetric(pts[g], side)] or g
 
 
-def _square(lab, pipmask, edges, pts, c, side, config: BoardConfig, alone: bool = True, two: bool = False):
+def _in_line(pts: np.ndarray) -> bool:
+    """Whether the pips ``pts`` (N×2 px) lie in a line: their least spread across under 0.3 of along."""
+    r = cv2.minAreaRect(np.float32(pts))
+    return min(r[1]) < 0.3 * max(r[1])
+
+
+def _square(lab, pipmask, edges, pts, c, side, config: BoardConfig, alone: bool = True, two: bool = False,
+            three: bool = False):
     """The face round the pips ``pts`` (px) near ``c`` in ``lab`` (the frame in Lab): the region of the
     colour round them, within the edges, as ``(box 4×2, side, body Lab)``, or None when it is no die's
     square. ``alone``: no other pip of their size lies round them and they are coloured (one or two pips may then be a face
@@ -486,6 +501,9 @@ def _square(lab, pipmask, edges, pts, c, side, config: BoardConfig, alone: bool 
                 cv2.contourArea(hull) >= 0.75 * rw * rh:
             rect = r
         break
+    if three and rect is not None and \
+            np.hypot(*(np.float64(rect[0]) - (pts.mean(axis=0) - [x0, y0]))) > _OFF * side:
+        rect = None  # a 3's middle pip is its face's: the outline took in a side of its colour too
     if two:  # a 2's pips lie on its face's diagonal about its middle, 0.735 of a side apart
         d = pts[1] - pts[0]
         diagonal, own = float(np.degrees(np.arctan2(d[1], d[0]))), float(np.hypot(*d)) / _TWO
