@@ -163,3 +163,13 @@ def test_a_3_whose_outline_takes_in_a_side_is_read_by_its_middle_pip():
     assert r.sure
     r, want = _read(10076, (7, 1), (8, 3), 6, 76)
     assert _dice(r) == want
+
+
+def test_a_face_half_in_shadow_read_as_a_value_its_die_carries_is_read_again():
+    """Scene 10159's blue 7 lies half in the red die's shadow: two of its pips there lie beyond the
+    contrast from the face's lit middle and were cut off, and the 5 left is a value the blue die
+    carries, so the read in the shadow's light (lightness counting a third) was never tried: a 5,
+    asked. A read that is not sure is tried so too, and the surer regular one kept: the 7, sure."""
+    r, want = _read(10159, (5, 7), (4, 8), 3, 159)
+    assert _dice(r) == want
+    assert r.sure
