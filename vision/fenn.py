@@ -525,7 +525,8 @@ def _read_face(frame, box, back, R, dice: DiceSet, config: ReaderConfig):
             if again is not None and again.value == die.value - 1 and again.die == die.die and \
                     dice.carries(again.die, again.value) and regular(again):
                 die, dropped = again, True
-    if die is None or not dice.carries(die.die, die.value) or die.confidence < config.sure:
+    unread = die is None or not dice.carries(die.die, die.value)
+    if unread or die.confidence < config.sure:
         # No face of the die read, or none surely: a shadow may fall across the face (another die's, a
         # hand's), so that the part in it lies beyond the contrast from its middle's colour and its pips
         # there are cut off (what is left may be a value the die carries: a blue 7 half in shadow, a 5).
@@ -534,7 +535,7 @@ def _read_face(frame, box, back, R, dice: DiceSet, config: ReaderConfig):
         face2, pip2 = masks(_unlit(inner - body))
         again = read_face(face2, pip2, (0, 0), config, None, P / _GROW, dice=dice, lab=lab, found=True)
         if again is not None and dice.carries(again.die, again.value) and regular(again) and \
-                (die is None or not dice.carries(die.die, die.value) or again.confidence > die.confidence):
+                (unread or again.confidence > die.confidence):
             die, dropped = again, False
     cx, cy = corners.mean(axis=0)
     size = float(np.mean([np.hypot(*(corners[i] - corners[(i + 1) % 4])) for i in range(4)])) / _GROW

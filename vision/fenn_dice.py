@@ -155,10 +155,11 @@ def find_dice(frame: np.ndarray, unit: float, config: BoardConfig, *, chroma: fl
         # a blue die's pips beside a red 1 are not its, nor a mark of a wooden body's orange, nor a light
         # glint on its edge beside a dark pip).
         same = _same_hue(hue, hue[g].mean(axis=0)) & (kind == kind[g[0]])
-        alone = bool(tinted[g].all()) and not (near & (areas >= 0.6 * areas[g].max()) & tinted & same).any()
-        # A 3: three pips in a line with no like pip round them (a 6's or 9's column has its others).
-        like = near & (areas >= 0.6 * areas[g].max()) & (kind == kind[g[0]]) & \
-            (same if tinted[g].any() else ~tinted)  # a black die's pips are of no hue
+        sized = near & (areas >= 0.6 * areas[g].max())
+        alone = bool(tinted[g].all()) and not (sized & tinted & same).any()
+        # A 3: three pips in a line with no like pip round them (a 6's or 9's column has its others); a
+        # black die's pips are of no hue.
+        like = sized & (kind == kind[g[0]]) & (same if tinted[g].any() else ~tinted)
         three = len(g) == 3 and _in_line(pts[g]) and not like.any()
         f = _square(lab, pipmask, edges, pts[g], c, side, config, alone, two=two, three=three)
         if f is None:
@@ -459,7 +460,8 @@ def _square(lab, pipmask, edges, pts, c, side, config: BoardConfig, alone: bool 
     """The face round the pips ``pts`` (px) near ``c`` in ``lab`` (the frame in Lab): the region of the
     colour round them, within the edges, as ``(box 4×2, side, body Lab)``, or None when it is no die's
     square. ``alone``: no other pip of their size lies round them and they are coloured (one or two pips may then be a face
-    whose outline is not seen); ``two``: they are a 2's two pips (:func:`_twos`), whose square they fix."""
+    whose outline is not seen); ``two``: they are a 2's two pips (:func:`_twos`), whose square they fix;
+    ``three``: they are a 3's (three in a line, no like pip round them), whose middle pip is its face's."""
     h, w = lab.shape[:2]
     r = int(1.1 * side)
     x0, y0, x1, y1 = max(0, int(c[0]) - r), max(0, int(c[1]) - r), min(w, int(c[0]) + r), min(h, int(c[1]) + r)
