@@ -154,12 +154,13 @@ def find_dice(frame: np.ndarray, unit: float, config: BoardConfig, *, chroma: fl
         # Alone: coloured, and no pip like these round them (of their size, hue within about 37° and kind:
         # a blue die's pips beside a red 1 are not its, nor a mark of a wooden body's orange, nor a light
         # glint on its edge beside a dark pip).
-        same = _same_hue(hue, hue[g].mean(axis=0)) & (kind == kind[g[0]])
+        of_kind = kind == kind[g[0]]
+        same = _same_hue(hue, hue[g].mean(axis=0)) & of_kind
         sized = near & (areas >= 0.6 * areas[g].max())
         alone = bool(tinted[g].all()) and not (sized & tinted & same).any()
         # A 3: three pips in a line with no like pip round them (a 6's or 9's column has its others); a
         # black die's pips are of no hue.
-        like = sized & (kind == kind[g[0]]) & (same if tinted[g].any() else ~tinted)
+        like = sized & (same if tinted[g].any() else ~tinted & of_kind)
         three = len(g) == 3 and _in_line(pts[g]) and not like.any()
         f = _square(lab, pipmask, edges, pts[g], c, side, config, alone, two=two, three=three)
         if f is None:
@@ -503,15 +504,15 @@ def _square(lab, pipmask, edges, pts, c, side, config: BoardConfig, alone: bool 
                 cv2.contourArea(hull) >= 0.75 * rw * rh:
             rect = r
         break
-    if three and rect is not None and \
-            np.hypot(*(np.float64(rect[0]) - (pts.mean(axis=0) - [x0, y0]))) > _OFF * side:
+    mid = pts.mean(axis=0) - [x0, y0]  # the pips' middle, px in the window
+    if three and rect is not None and np.hypot(*(np.float64(rect[0]) - mid)) > _OFF * side:
         rect = None  # a 3's middle pip is its face's: the outline took in a side of its colour too
     if two:  # a 2's pips lie on its face's diagonal about its middle, 0.735 of a side apart
         d = pts[1] - pts[0]
         diagonal, own = float(np.degrees(np.arctan2(d[1], d[0]))), float(np.hypot(*d)) / _TWO
     if two and rect is not None:
         turn = (diagonal - rect[2]) % 90
-        if np.hypot(*(np.float64(rect[0]) - (pts.mean(axis=0) - [x0, y0]))) > 0.1 * own or abs(turn - 45) > 12 \
+        if np.hypot(*(np.float64(rect[0]) - mid)) > 0.1 * own or abs(turn - 45) > 12 \
                 or not 0.8 * own <= min(rect[1]) <= max(rect[1]) <= 1.35 * own:
             rect = None  # the outline took in more than the face (or is another's): the square the pips fix
     if rect is None:
@@ -519,12 +520,11 @@ def _square(lab, pipmask, edges, pts, c, side, config: BoardConfig, alone: bool 
         # square of the die's size round its pips, turned as they are (three or more pips not in a line
         # fix both; in a line, a 2 or 3, they lie along its diagonal; a lone pip's face turned as the
         # region round it) — for one or two pips only on a plain face of the body's colour round them.
-        mid = pts.mean(axis=0) - [x0, y0]
         if len(pts) >= 3:
             pr = cv2.minAreaRect(np.float32(pts - [x0, y0]))
             if max(pr[1]) > _SPAN * side or max(pr[1]) < 0.3 * side:
                 return None
-            angle = pr[2] + (45 if min(pr[1]) < 0.3 * max(pr[1]) else 0)
+            angle = pr[2] + (45 if _in_line(pts) else 0)
         elif two:  # a 2 of any colour: the square its pips fix, a plain face framed by what is not
             angle = diagonal + 45
             if not _framed(dist < config.body_colour, pips_in, mid, own, angle, edges[y0:y1, x0:x1] > 0):
