@@ -75,6 +75,11 @@ class FaceConfig:
     #: ... for a die read smaller than this share of the dice's side (the part-faces read on renders: 0.64-0.85;
     #: whole faces, about 1). Raising it doubts more faces.
     part_size: float = 0.9
+    #: ... or, where two or more other dice are read surely as whole faces of 2-6 pips, whose farthest two
+    #: pips lie closer than this share of theirs (the median): a whole face's corners span what the others'
+    #: do (0.9-1.1 on the mock trays), a four's neighbouring pips 0.71 of it, a three's middle and corner
+    #: 0.5. Raising it doubts more faces.
+    part_span: float = 0.85
     #: With a calibrated side, a face whose farthest two pips lie more than this share of it apart is read,
     #: never sure (a d6's opposite corners: about 0.7; a four and a near camera's side-face pips beside it,
     #: a six's pattern whitened, about 0.9). Raising it doubts fewer faces.
@@ -113,6 +118,7 @@ class FaceConfig:
                       "top_pip_least": (0.0, 0.1), "pip_contrast": (1, 255), "inscribed": (0.5, 1.0),
                       "not_sure_most": (0.0, 1.0), "counted_off_centre": (0.0, 0.5), "counted_spread": (1.0, 4.0),
                       "two_apart": (0.0, 1.5), "corners_apart": (0.0, 1.5), "part_size": (0.0, 2.0), "pip_span": (0.3, 2.0),
+                      "part_span": (0.0, 1.5),
                       "glint_cut": (0.0, 0.3), "hat_disc": (0.2, 1.0), "hat_level": (0.0, 1.0), "hat_most": (0.0, 1.0)})
 
 
@@ -405,9 +411,15 @@ class VerdictConfig:
     #: face it lacks lies within about 0.36 of their middle, a side face's pips seen by a near camera 0.6-0.9
     #: (renders: 3 reads asked for them). Raising it doubts such faces for spots farther out.
     beside_spanned: float = 0.5
+    #: ... and for a two whose pips lie no farther apart than this share of the other whole faces' pip
+    #: spans (their farthest pips: a face's diagonal, the same on every face of 2-6 pips; two touching
+    #: dice's middle pips lie 1.4 of it or more apart; mock trays 162, 174, 203 asked for a near camera's
+    #: side-face pips beside a two). Raising it treats wider twos so.
+    two_spans: float = 1.15
 
     def __post_init__(self):
-        _check(self, {"pips_show": (0.0, 255.0), "pips_look": (8, 256), "beside": (0.0, 2.0), "beside_spanned": (0.0, 2.0)})
+        _check(self, {"pips_show": (0.0, 255.0), "pips_look": (8, 256), "beside": (0.0, 2.0), "beside_spanned": (0.0, 2.0),
+                      "two_spans": (0.0, 2.0)})
 
 
 @dataclass(frozen=True)

@@ -178,20 +178,28 @@ def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int
         cv2.fillPoly(mask, [np.round(poly - (ox, oy)).astype(np.int32)], 255)
     taken = [(d.center[0] - ox, d.center[1] - oy) for d in dice]
     owned = [(px - ox, py - oy) for d in dice for px, py in d.pips]  # the dice read's pips, not a found die's
+    finds = [f for f in find_dice(image, side, taken=taken, mask=mask, value_share=value_share, net=net,
+                                  config=config.learned, memo=memo)
+             if poly is not None or _clear_of_edge(f[0], f[1], f[4], w, h)]
+    confirmed: dict = {}  # a find's index -> its pips, px of ``image``
+    # A die confirmed lends its pips to the dice read (``owned``): a one found beside a three found in the
+    # same search has the three's corner pip within reach, and is tried again once the three is confirmed.
+    while confirm:
+        more = {i: pips for i, (x, y, v, p, at) in enumerate(finds) if i not in confirmed and
+                p >= config.learned.confirm_found and
+                (pips := confirm(image, x, y, at, v, owned=owned + [q for c in confirmed.values() for q in c]))}
+        if not more:
+            break
+        confirmed.update(more)
     out = []
-    for x, y, v, p, at in find_dice(image, side, taken=taken, mask=mask, value_share=value_share, net=net, config=config.learned,
-                                   memo=memo):
-        if poly is None and not _clear_of_edge(x, y, at, w, h):
-            continue
+    for i, (x, y, v, p, at) in enumerate(finds):
         cx, cy, r = x + ox, y + oy, at / 2
-        pips = confirm(image, x, y, at, v, owned=owned) if confirm and p >= config.learned.confirm_found else None
-        if pips:
-            out.append(Die(value=v, center=(cx, cy), size=at,
-                           corners=((cx - r, cy - r), (cx + r, cy - r), (cx + r, cy + r), (cx - r, cy + r)),
-                           confidence=round(p, 3), pips=tuple((px + ox, py + oy) for px, py in pips)))
-            continue
-        out.append(Die(value=v, center=(cx, cy), size=at,
-                       corners=((cx - r, cy - r), (cx + r, cy - r), (cx + r, cy + r), (cx - r, cy + r)),
-                       confidence=round(min(config.learned.most, p), 3), doubts=(Doubt.LEARNED,)))
+        corners = ((cx - r, cy - r), (cx + r, cy - r), (cx + r, cy + r), (cx - r, cy + r))
+        if i in confirmed:
+            out.append(Die(value=v, center=(cx, cy), size=at, corners=corners, confidence=round(p, 3),
+                           pips=tuple((px + ox, py + oy) for px, py in confirmed[i])))
+        else:
+            out.append(Die(value=v, center=(cx, cy), size=at, corners=corners,
+                           confidence=round(min(config.learned.most, p), 3), doubts=(Doubt.LEARNED,)))
     return out
 

@@ -72,6 +72,16 @@ def _pip_side(gray: np.ndarray, long_side: int, *, config: ReaderConfig = DEFAUL
 
 
 
+def side_pip(spot) -> bool:
+    """Whether a spot of :func:`_round_spots` (``(x, y, area, xx, xy, yy)``) is squashed like a side
+    face's pip seen at a slant: its second moments over 1.8 apart (its axes over 1.34), where a top
+    face's pip, seen from above, is round (mock trays: a near camera's side-face pips 1.9-2.1, a
+    top face's at most 1.3)."""
+    xx, xy, yy = spot[3:6]
+    lo, hi = np.linalg.eigvalsh(np.array([[xx, xy], [xy, yy]], np.float64))
+    return bool(hi > 1.8 * max(lo, 1e-6))
+
+
 def _round_spots(resp: np.ndarray, min_area: float, max_area: float, roundness: float,
                  exclude: np.ndarray | None = None, level: int | None = None,
                  split_within: float = 0.0, *, config: ReaderConfig = DEFAULT) -> list[tuple[float, ...]]:
@@ -586,7 +596,8 @@ def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
     with a glint along the die's edge) is looked into again over Otsu's level of its response, as the
     pip-first stage does (``split_within`` 1.2 side). ``owned``: the pips
     ``(x, y)`` px of the dice read already; a spot within 0.15 side of one is that die's (a one
-    touching a six has the six's pips within reach), neither this die's nor another round it."""
+    touching a six has the six's pips within reach), neither this die's nor another round it; nor is
+    a side face's pip (:func:`side_pip`: a near camera shows a one's side faces' pips beside it)."""
     h, w = image.shape[:2]
     r = int(side * 1.3) + 2
     x0, y0 = max(0, int(x) - r), max(0, int(y) - r)
@@ -600,8 +611,8 @@ def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
         resp = cv2.morphologyEx(grey, op, kernel)
         spots = _round_spots(resp, config.faces.top_pip_least * side * side, 0.08 * side * side, 0.5,
                              split_within=1.2 * side, config=config)
-        spots = [s for s in spots if not any(math.hypot(s[0] + x0 - u, s[1] + y0 - v) <= 0.15 * side
-                                             for u, v in owned)]
+        spots = [s for s in spots if not side_pip(s)
+                 and not any(math.hypot(s[0] + x0 - u, s[1] + y0 - v) <= 0.15 * side for u, v in owned)]
         near = np.array([s[:3] for s in spots if np.hypot(s[0] - cx, s[1] - cy) <= config.learned.confirm_reach * side])
         if len(near) != value:
             continue

@@ -57,7 +57,7 @@ from .learned import (
 )
 from .pipfirst import pips_confirm
 from .reasons import LIFTED_BY_CONFIRMATION, Doubt, Reason
-from .verdict import _shows_pips, part_of_face, pip_beside
+from .verdict import _shows_pips, part_of_face, pip_beside, pip_span
 
 __all__ = [
     "Reader",
@@ -359,15 +359,23 @@ def read_throw(
         out = [replace(d, doubts=d.doubts + (Doubt.RIVAL_READ,)) if twin else d for d, twin in zip(out, shared)]
         # (The calibrated size takes in side faces seen by a near camera: the dice read measure the side.)
         dice_side = float(np.median([d.size for d in out])) if out else float(die_size)
+        # The pip spans of the dice read surely as whole faces of 2-6 pips (a face's diagonal: the same on
+        # every such face), each die's compared with the others' (``spans(i)``).
+        whole = [pip_span(d) if is_sure(d, config.sure_confidence) and 2 <= d.value == len(d.pips) else 0.0
+                 for d in out]
+
+        def spans(i):
+            return [s for j, s in enumerate(whole) if j != i and s]
+
         out = [replace(d, doubts=d.doubts + (Doubt.LOOSE_FIT,))
                if is_sure(d, config.sure_confidence) and pip_beside(image, at, float(die_size), here[:i] + here[i + 1:],
-                                                                    face=dice_side, config=config) else d
-               for i, (d, at) in enumerate(zip(out, here))]
+                                                                    face=dice_side, spans=spans(i), config=config)
+               else d for i, (d, at) in enumerate(zip(out, here))]
         # Every face of two pips or more has pips at two opposite corners, about 0.7 side apart: a die whose
         # farthest pips lie closer (two neighbouring pips of a four, a three's middle and corner, their
         # other pips lost against another die) is part of a face, whichever stage read it.
-        out = [replace(d, doubts=d.doubts + (Doubt.LOOSE_FIT,)) if part_of_face(d, dice_side, config) else d
-               for d in out]
+        out = [replace(d, doubts=d.doubts + (Doubt.LOOSE_FIT,)) if part_of_face(d, dice_side, config, spans(i)) else d
+               for i, d in enumerate(out)]
     out.sort(key=lambda d: (d.center[0], d.center[1]))
     weak = [d for d in out if not is_sure(d, config.sure_confidence)]
     if weak:

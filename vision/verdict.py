@@ -39,7 +39,7 @@ def _shows_pips(image: np.ndarray, center, side: float, *, config: ReaderConfig 
     return float(np.percentile(spread, 99)) >= config.verdict.pips_show
 
 
-def pip_beside(image: np.ndarray, die, side: float, others=(), *, face: float | None = None,
+def pip_beside(image: np.ndarray, die, side: float, others=(), *, face: float | None = None, spans=(),
                config: ReaderConfig = DEFAULT) -> bool:
     """Whether a round spot like the pips of ``die`` (a :class:`vision.dice.Die` read in ``image``,
     ``H×W×3 uint8 BGR``, its pips ``(x, y)`` px) lies beside them: within ``config.verdict.beside``
@@ -54,10 +54,13 @@ def pip_beside(image: np.ndarray, die, side: float, others=(), *, face: float | 
     (px, the median of the dice read; default ``side``): where the die shows three pips or more, two of
     them at least ``config.faces.corners_apart`` of it apart (they span the face: opposite corners), a spot
     counts within ``config.verdict.beside_spanned`` of it only (a pip the face lacks lies within about 0.36
-    of their middle; a near camera shows the side faces' pips beside it, 0.6-0.9 away). Not a two: two
-    pips that far apart may be of two touching dice (renders: a one's pip and a three's middle one)."""
+    of their middle; a near camera shows the side faces' pips beside it, 0.6-0.9 away); so too for a two
+    whose pips lie no farther apart than ``config.verdict.two_spans`` of ``spans`` (their median, with two
+    or more: the :func:`pip_span` of the other dice read surely as whole faces of 2-6 pips, px). Pips
+    farther apart may be of two touching dice (renders: a one's pip and a three's middle one, a side or
+    more apart, 1.4 of a face's diagonal); without ``spans`` a two is not taken to span its face."""
     from .candidates import _rect
-    from .pipfirst import _round_spots
+    from .pipfirst import _round_spots, side_pip
 
     if not die.pips:
         return False
@@ -65,8 +68,9 @@ def pip_beside(image: np.ndarray, die, side: float, others=(), *, face: float | 
     mx, my = np.mean(np.array(die.pips, np.float64), axis=0)
     face = face or side
     reach = config.verdict.beside * side
-    if len(die.pips) >= 3 and any(math.dist(p, q) >= config.faces.corners_apart * face
-                                  for i, p in enumerate(die.pips) for q in die.pips[i + 1:]):
+    span = pip_span(die)
+    if span >= config.faces.corners_apart * face and \
+            (len(die.pips) >= 3 or len(spans) >= 2 and span <= config.verdict.two_spans * float(np.median(spans))):
         reach = min(reach, config.verdict.beside_spanned * face)
     r = int(side * (config.verdict.beside + 0.5)) + 2
     x0, y0 = max(0, int(mx) - r), max(0, int(my) - r)
@@ -86,12 +90,11 @@ def pip_beside(image: np.ndarray, die, side: float, others=(), *, face: float | 
         if not (d.min(axis=0) <= 0.12 * side).all():  # not every read pip is a spot of this kind
             continue
         size = float(np.median([spots[i][2] for i in d.argmin(axis=0)]))
-        for i, (sx, sy, area, xx, xy, yy) in enumerate(s[:6] for s in spots):
+        for i, (sx, sy, area) in enumerate(s[:3] for s in spots):
             if d[i].min() <= 0.12 * side or not 0.7 <= area / size <= 1.4 or \
                     np.hypot(sx - (mx - x0), sy - (my - y0)) > reach:
                 continue
-            spread = np.linalg.eigvalsh(np.array([[xx, xy], [xy, yy]]))
-            if spread[1] > 1.8 * max(spread[0], 1e-6):  # squashed: a side face's pip, seen at a slant
+            if side_pip(spots[i]):  # squashed: a side face's pip, seen at a slant
                 continue
             at = (float(sx + x0), float(sy + y0))
             if not any(cv2.pointPolygonTest(np.float32(o.corners), at, False) >= 0 or
@@ -101,7 +104,15 @@ def pip_beside(image: np.ndarray, die, side: float, others=(), *, face: float | 
     return False
 
 
-def part_of_face(die, side: float, config: ReaderConfig = DEFAULT) -> bool:
+def pip_span(die) -> float:
+    """The distance, px, between the farthest two of ``die``'s pips (``pips`` ``(x, y)`` px); 0.0 with
+    fewer than two. Every d6 face of 2-6 pips has two pips at opposite corners, so whole faces of
+    one set's dice seen alike share it."""
+    pips = die.pips
+    return max((math.dist(p, q) for i, p in enumerate(pips) for q in pips[i + 1:]), default=0.0)
+
+
+def part_of_face(die, side: float, config: ReaderConfig = DEFAULT, spans=()) -> bool:
     """Whether ``die`` (a :class:`vision.dice.Die` of two pips or more, ``pips`` ``(x, y)`` px) is at
     most part of a face on dice of ``side`` px (the median side of the dice read in a calibrated tray):
     it was read smaller than ``config.faces.part_size`` of the side and its farthest two pips lie closer
@@ -109,8 +120,14 @@ def part_of_face(die, side: float, config: ReaderConfig = DEFAULT) -> bool:
     read as large as the others, its pips' span a smaller share of it). Every d6 face of
     2-6 pips has pips at two opposite corners (about 0.7 side apart); two neighbouring pips of a four lie
     0.5 side apart, a three's middle and corner 0.35 (renders trays-00087, -00113, -00133: a four's or a
-    three's pips, the others lost against another die or the tray's edge, read as a sure two)."""
+    three's pips, the others lost against another die or the tray's edge, read as a sure two).
+    ``spans``: the :func:`pip_span` of the other dice read surely as whole faces of 2-6 pips, px; with
+    two or more, the farthest pips are compared with their median instead (``config.faces.part_span`` of
+    it): the side read takes in side faces and shadows (up to 1.4 of the top face on renders, mock trays
+    10-15 %), the pips' span does not, and a part of a face spans at most 0.71 of a whole one."""
     pips = die.pips
     if die.value < 2 or len(pips) < 2 or die.size >= config.faces.part_size * side:
         return False
-    return max(math.dist(p, q) for i, p in enumerate(pips) for q in pips[i + 1:]) < config.faces.corners_apart * side
+    if len(spans) >= 2:
+        return pip_span(die) < config.faces.part_span * float(np.median(spans))
+    return pip_span(die) < config.faces.corners_apart * side
