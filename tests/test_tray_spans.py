@@ -3,6 +3,7 @@ face's, and dice the classifier finds together confirmed by their pips (issue 38
 
 import importlib.util
 import os
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -89,6 +90,31 @@ def test_a_side_faces_pips_beside_a_one_do_not_keep_its_pips_from_confirming_it(
     assert pips_confirm(_dark_one(dashes=False), 120.0, 120.0, 60.0, 1) is None
 
 
+def _felt_pips(*pips):
+    """A purple felt (the die's body the same colour) with light pips at ``pips`` (px)."""
+    img = np.full((240, 240, 3), (90, 40, 70), np.uint8)
+    for x, y in pips:
+        cv2.circle(img, (x, y), 6, (235, 235, 235), -1, cv2.LINE_AA)
+    return img
+
+
+def test_a_one_read_unsurely_is_the_two_whose_pips_the_pip_test_reads_there():
+    from vision.reader import one_as_two
+    from vision.reasons import Doubt
+
+    side = 60.0
+    one = replace(_square(1, [(99.0, 99.0)], (99.0, 99.0), half=30.0), confidence=0.6, doubts=(Doubt.PIPS_ONLY,))
+    two = one_as_two(_felt_pips((99, 99), (129, 129)), one, side, 0, 0, [])  # 0.7 side apart on the diagonal
+    assert two is not None and two.value == 2 and two.doubts == () and two.confidence >= 0.8
+    assert np.allclose(two.center, (114.0, 114.0), atol=1.5)
+    assert one_as_two(_felt_pips((99, 99)), one, side, 0, 0, []) is None  # a one
+    # A spot on either side: which two? None.
+    assert one_as_two(_felt_pips((99, 99), (129, 129), (69, 69)), one, side, 0, 0, []) is None
+    # The other pip is a die's read already: no two of this one.
+    other = _square(1, [(129.0, 129.0)], (129.0, 129.0), half=30.0)
+    assert one_as_two(_felt_pips((99, 99), (129, 129)), one, side, 0, 0, [other]) is None
+
+
 def _mock_tray(seed: int):
     spec = importlib.util.spec_from_file_location("mock_trays", os.path.join(ROOT, "benchmarks", "mock_trays.py"))
     mod = importlib.util.module_from_spec(spec)
@@ -100,6 +126,7 @@ def _mock_tray(seed: int):
     16, 193,  # whole faces read smaller than the dice's outlines (side faces, shadows): were part of a face
     174, 203,  # twos with a near camera's side-face pips beside them: were doubted for a pip beside
     26, 27,  # black ones on black felt the classifier found, beside a three found with them or side-face pips
+    60, 138, 172,  # twos read as ones, their other pip lost (two read from a face, one the classifier found)
 ])
 def test_mock_trays_that_asked_about_right_reads_are_read_surely(seed):
     """Mock trays (``benchmarks/mock_trays.py``'s seeds, the family the reader is tuned on), calibrated with

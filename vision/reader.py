@@ -376,6 +376,11 @@ def read_throw(
         # other pips lost against another die) is part of a face, whichever stage read it.
         out = [replace(d, doubts=d.doubts + (Doubt.LOOSE_FIT,)) if part_of_face(d, dice_side, config, spans(i)) else d
                for i, d in enumerate(out)]
+        # A one read unsurely may be a two whose other pip its reading lost (on a die of the felt's colour).
+        out = [(one_as_two(image, d, dice_side, ox, oy, [o for o in out if o is not d], config) or d)
+               if d.value == 1 and not is_sure(d, config.sure_confidence) else d for d in out]
+        if Reason.LEARNED_ONLY in reasons and not any(Doubt.LEARNED in d.doubts for d in out):
+            reasons.remove(Reason.LEARNED_ONLY)  # each die the classifier alone found was confirmed so
     out.sort(key=lambda d: (d.center[0], d.center[1]))
     weak = [d for d in out if not is_sure(d, config.sure_confidence)]
     if weak:
@@ -424,6 +429,40 @@ def reread_confirmed(image: np.ndarray, dice: list, side: float, ox: int, oy: in
                             doubts=tuple(x for x in d.doubts if x not in LIFTED_BY_CONFIRMATION | {Doubt.LEARNED}))
         out.append(d)
     return out
+
+
+def one_as_two(image: np.ndarray, die, side: float, ox: int, oy: int, others, config: ReaderConfig = DEFAULT):
+    """``die``, a one read unsurely round its pip (``die.pips``, px of the input image), as the two the
+    classical pip test reads there, or None. A two's middle lies 0.35 side from either pip on a
+    diagonal, so the test (:func:`vision.pipfirst.pips_confirm` on ``image``, the area's crop whose
+    corner lies at ``(ox, oy)``, dice of ``side`` px, the ``others``' pips set aside) is made round
+    eight places that far from the pip (a one the classifier found, without pips: its middle); it
+    must read a two holding that pip, always with the same other pip, and no other die may lie within
+    0.7 side of the two's middle. The two is sure: the test is the one found dice pass (counted, laid
+    out, alone). A two of a die whose body is the felt's colour, its other pip lost, read as a one
+    (mock trays 31, 60, 138: asked, for a pip beside it or as pips only)."""
+    if len(die.pips) > 1 or not die.pips and Doubt.LEARNED not in die.doubts:
+        return None
+    (px, py), = die.pips or (die.center,)  # a one the classifier found: its pip in the middle
+    owned = [(x - ox, y - oy) for o in others for x, y in o.pips]
+    twos = []
+    for a in np.arange(8) * np.pi / 4:
+        cx, cy = px - ox + 0.35 * side * np.cos(a), py - oy + 0.35 * side * np.sin(a)
+        pips = pips_confirm(image, cx, cy, side, 2, config=config, owned=owned)
+        if pips and min(math.dist(p, (px - ox, py - oy)) for p in pips) <= 0.12 * side:
+            twos.append(pips)
+    other = {max(t, key=lambda p: math.dist(p, (px - ox, py - oy))) for t in twos}
+    if not twos or max(math.dist(p, q) for p in other for q in other) > 0.12 * side:
+        return None
+    pips = tuple((x + ox, y + oy) for x, y in twos[0])
+    mx, my = np.mean(pips, axis=0)
+    if any(math.dist(o.center, (mx, my)) < 0.7 * side for o in others):
+        return None
+    r = die.size / 2
+    lifted = LIFTED_BY_CONFIRMATION | {Doubt.LEARNED, Doubt.OFF_CENTRE}
+    return replace(die, value=2, center=(float(mx), float(my)), pips=pips,
+                   corners=((mx - r, my - r), (mx + r, my - r), (mx + r, my + r), (mx - r, my + r)),
+                   confidence=max(die.confidence, config.sure), doubts=tuple(x for x in die.doubts if x not in lifted))
 
 
 def found_confirmed(image: np.ndarray, x: float, y: float, at: float, value: int, *, dice_side: float,
