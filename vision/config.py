@@ -495,6 +495,21 @@ class TrayConfig:
     size_agree: float = 0.15
     #: ... (the side with the most such dice is taken); raising it needs more dice in the tray.
     size_dice: int = 2
+    #: In a calibrated read short of its count, a pip left over is looked at as a die of the felt's colour
+    #: (:func:`vision.felt_dice.felt_dice`) only this many die sides or more from every die read (a near
+    #: camera's side-face pips lie 0.5-0.75 side from their die's middle, a touching die's face pips 0.8
+    #: or more); raising it misses dice of the felt's colour touching a die read, lowering it takes side
+    #: faces' pips and glints for dice.
+    felt_clear: float = 0.8
+    #: ... pips left over nearer each other than this many die sides are one face (a two's lie 0.76 apart
+    #: on its diagonal); raising it joins two dice's pips into one face (then tested and refused).
+    felt_link: float = 0.8
+    #: ... a face's middle lies this many die sides or more inside the tray's outline (a die against a wall:
+    #: 0.5); raising it misses dice against the walls, lowering it takes marks on the rim for dice.
+    felt_inset: float = 0.5
+    #: ... a dark spot within this many die sides of a light one is the shade in a light pip's hollow, no
+    #: pip (mock tray 195: 0.15); raising it refuses dark pips farther from light marks.
+    felt_shade: float = 0.3
 
     def __post_init__(self):
         _check(self, {"size_search": (0.0, 1.0), "size_step": (1.01, 2.0), "size_agree": (0.0, 1.0),
@@ -502,7 +517,8 @@ class TrayConfig:
                       "grow": (0.0, 0.2), "edge": (0.5, 255.0), "least": (0.0, 1.0), "margin": (0, 64), "rim": (0.0, 2.0),
                       "wall_reach": (0.0, 3.0), "shade_reach": (0, 256), "shade_chroma": (0.0, 255.0),
                       "shade_fill": (0.0, 1.0), "shade_walls": (0.0, 20.0), "cast_shade": (0.0, 1.01),
-                      "cast_reach": (0.0, 5.0), "cast_chroma": (0.0, 255.0)})
+                      "cast_reach": (0.0, 5.0), "cast_chroma": (0.0, 255.0), "felt_clear": (0.0, 3.0),
+                      "felt_link": (0.0, 2.0), "felt_inset": (0.0, 3.0), "felt_shade": (0.0, 1.0)})
 
 
 @dataclass(frozen=True)

@@ -578,7 +578,7 @@ def add_pip_dice(dice: list[Die], found: list[Die], *, config: ReaderConfig = DE
 
 
 def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
-                  config: ReaderConfig = DEFAULT, owned=()) -> tuple | None:
+                  config: ReaderConfig = DEFAULT, owned=(), light: bool | None = None) -> tuple | None:
     """The pips of a die of ``value`` round ``(x, y)`` px of ``image`` (``H×W×3 uint8 BGR``) as the
     classical pip test sees them, ``((x, y), ...)`` px, or None when they do not say ``value``.
 
@@ -597,7 +597,9 @@ def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
     pip-first stage does (``split_within`` 1.2 side). ``owned``: the pips
     ``(x, y)`` px of the dice read already; a spot within 0.15 side of one is that die's (a one
     touching a six has the six's pips within reach), neither this die's nor another round it; nor is
-    a side face's pip (:func:`side_pip`: a near camera shows a one's side faces' pips beside it)."""
+    a side face's pip (:func:`side_pip`: a near camera shows a one's side faces' pips beside it).
+    ``light``: True looks at light pips only (the shade in a light pip's hollow is a dark spot beside
+    it), False at dark ones only, None at both."""
     h, w = image.shape[:2]
     r = int(side * 1.3) + 2
     x0, y0 = max(0, int(x) - r), max(0, int(y) - r)
@@ -607,7 +609,7 @@ def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
     grey = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
     cx, cy = x - x0, y - y0
     kernel = _rect(0.45 * side)
-    for op in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):
+    for op in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT)[int(light is True):2 - int(light is False)]:
         resp = cv2.morphologyEx(grey, op, kernel)
         spots = _round_spots(resp, config.faces.top_pip_least * side * side, 0.08 * side * side, 0.5,
                              split_within=1.2 * side, config=config)

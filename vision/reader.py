@@ -50,6 +50,7 @@ from .dice import (  # noqa: F401
 )
 from .diceset import D6, PIP_LAYOUT, DiceSet  # noqa: F401
 from .facenet import NO_NET, NullNet
+from .felt_dice import felt_dice
 from .learned import (
     _learned_dice,
     _rejudge,
@@ -175,7 +176,8 @@ def read_throw(
     ``image``: ``H×W×3 uint8 BGR``. ``expect``: the number of dice known to be
     in the throw (the rules know it: 8, 7, 6 or 5), or None; a read of
     another number is not sure, and after a calibration it also has the
-    reader look for dice by their pips (:mod:`vision.pipfirst`). ``area``: a
+    reader look for dice by their pips (:mod:`vision.pipfirst`), last for
+    dice of the felt's colour whose outline no stage saw (:mod:`vision.felt_dice`). ``area``: a
     :class:`vision.calibrate.TrayArea` (or any object with ``polygon``, a
     list of ``(x, y)`` pixels): only dice whose centre lies inside it are
     read, dice set aside outside it are ignored. ``die_size``: the die side in
@@ -348,6 +350,12 @@ def read_throw(
         reasons.append(Reason.NO_PIPS)
         out = [d for d, pips in zip(out, shows) if pips]
     if poly is not None and die_size:
+        if expect is not None and out and len(out) < expect:
+            # Dice of the felt's own colour show no outline to any stage above, only their pips.
+            new = felt_dice(image, out, float(np.median([d.size for d in out])), expect - len(out),
+                            np.asarray(area.polygon, np.float32).reshape(-1, 2), origin=(ox, oy), config=config)
+            out += new
+            unexplained = explained(unexplained, new, (ox, oy), scale)
         # In a calibrated tray, a sure die with a pip like its own beside its pips, on no other die, may
         # lack that pip (a one read round one pip of a two whose body is the felt's colour), and two
         # dice that share a pip (a two made of two touching dice's pips) cannot both be: doubted.
