@@ -3,6 +3,7 @@
 import json
 import os
 
+import cv2
 import numpy as np
 import pytest
 
@@ -168,6 +169,22 @@ def test_find_tray_matches_the_rendered_tray():
 def test_find_tray_refuses_a_picture_without_a_tray():
     with pytest.raises(CalibrationError):
         find_tray(np.full((480, 640, 3), 128, np.uint8))
+
+
+@pytest.mark.parametrize("down", [True, False])
+def test_find_tray_refuses_a_plank_across_the_picture(down):
+    """A table of planks, the camera's middle on a plank (render trays-00312): grown from the middle, the
+    plank runs from one edge of the picture to the other, a third of it wide, and is no tray."""
+    img = np.full((480, 640, 3), (90, 130, 175), np.uint8)
+    for k in range(0, 640, 8):  # a grain along the planks
+        cv2.line(img, (k, 0), (k, 479), (80, 118, 160), 1)
+    img[:, 220:420] = (120, 165, 210)
+    cv2.line(img, (220, 0), (220, 479), (40, 60, 80), 3)
+    cv2.line(img, (420, 0), (420, 479), (40, 60, 80), 3)
+    if not down:
+        img = np.ascontiguousarray(np.rot90(img))
+    with pytest.raises(CalibrationError, match="across the whole picture"):
+        find_tray(img)
 
 
 def test_measure_dice_and_store_the_area(tmp_path):

@@ -95,12 +95,13 @@ def find_tray(image: np.ndarray, *, min_share: float = 0.15) -> TrayArea:
     (dice lying in it) filled, simplified to a convex outline. ``min_share``:
     the least share of the picture the tray may cover. Raises
     :class:`CalibrationError` when no such region is found (tray not in view,
-    or the same colour as the table).
+    or the same colour as the table), or what is found is a strip across the
+    whole picture (a table's plank).
     """
     if not isinstance(image, np.ndarray) or image.ndim != 3 or image.dtype != np.uint8:
         raise CalibrationError("calibration needs an H×W×3 uint8 BGR frame")
     grown = _grown_tray(image, min(min_share, DEFAULT.tray.least))
-    if grown is not None:
+    if grown is not None and not _a_strip(grown):
         return grown
     h, w = image.shape[:2]
     s = 160 / max(h, w)
@@ -133,7 +134,24 @@ def find_tray(image: np.ndarray, *, min_share: float = 0.15) -> TrayArea:
     if share > 0.97:
         raise CalibrationError("the whole picture looks alike: no tray edge found (touch its corners instead)")
     poly = cv2.approxPolyDP(hull, 0.01 * cv2.arcLength(hull, True), True).reshape(-1, 2) / s
-    return TrayArea(tuple((float(x), float(y)) for x, y in poly), (w, h))
+    area = TrayArea(tuple((float(x), float(y)) for x, y in poly), (w, h))
+    if _a_strip(area):
+        raise CalibrationError("what was found runs across the whole picture, no tray: touch its corners instead")
+    return area
+
+
+def _a_strip(area: TrayArea) -> bool:
+    """Whether ``area`` runs across the whole picture from one edge to the opposite one (within 1% of the
+    frame) while under half the picture wide the other way: a table's plank or a runner, not a tray, which
+    lies wholly in view (a render's wooden table, trays-00312: a plank grown from the middle was taken
+    for the tray, and no die was read in it)."""
+    w, h = area.frame_size
+    p = np.asarray(area.polygon, np.float64)
+    x0, y0 = p.min(axis=0)
+    x1, y1 = p.max(axis=0)
+    down = y0 <= 0.01 * h and y1 >= 0.99 * h and x1 - x0 < 0.5 * w
+    across = x0 <= 0.01 * w and x1 >= 0.99 * w and y1 - y0 < 0.5 * h
+    return bool(down or across)
 
 
 def _grown_tray(image: np.ndarray, min_share: float) -> TrayArea | None:
