@@ -80,6 +80,10 @@ class FaceConfig:
     #: do (0.9-1.1 on the mock trays), a four's neighbouring pips 0.71 of it, a three's middle and corner
     #: 0.5. Raising it doubts more faces.
     part_span: float = 0.85
+    #: ... and a face whose farthest two pips lie farther apart than this share of theirs took in pips beyond
+    #: it (a near camera's side face under a four, its dashes counted: a six; held-out mock tray 1226, 1.37),
+    #: doubted. Lowering it doubts more faces (a tilted camera's dice differ in size by up to about 10 %).
+    whole_span: float = 1.25
     #: With a calibrated side, a face whose farthest two pips lie more than this share of it apart is read,
     #: never sure (a d6's opposite corners: about 0.7; a four and a near camera's side-face pips beside it,
     #: a six's pattern whitened, about 0.9). Raising it doubts fewer faces.
@@ -118,7 +122,7 @@ class FaceConfig:
                       "top_pip_least": (0.0, 0.1), "pip_contrast": (1, 255), "inscribed": (0.5, 1.0),
                       "not_sure_most": (0.0, 1.0), "counted_off_centre": (0.0, 0.5), "counted_spread": (1.0, 4.0),
                       "two_apart": (0.0, 1.5), "corners_apart": (0.0, 1.5), "part_size": (0.0, 2.0), "pip_span": (0.3, 2.0),
-                      "part_span": (0.0, 1.5),
+                      "part_span": (0.0, 1.5), "whole_span": (1.0, 10.0),
                       "glint_cut": (0.0, 0.3), "hat_disc": (0.2, 1.0), "hat_level": (0.0, 1.0), "hat_most": (0.0, 1.0)})
 
 

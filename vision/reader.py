@@ -58,7 +58,7 @@ from .learned import (
 )
 from .pipfirst import pips_confirm
 from .reasons import LIFTED_BY_CONFIRMATION, Doubt, Reason
-from .verdict import _shows_pips, part_of_face, pip_beside, pip_span
+from .verdict import _shows_pips, beyond_face, part_of_face, pip_beside, pip_span
 
 __all__ = [
     "Reader",
@@ -382,7 +382,9 @@ def read_throw(
         # Every face of two pips or more has pips at two opposite corners, about 0.7 side apart: a die whose
         # farthest pips lie closer (two neighbouring pips of a four, a three's middle and corner, their
         # other pips lost against another die) is part of a face, whichever stage read it.
-        out = [replace(d, doubts=d.doubts + (Doubt.LOOSE_FIT,)) if part_of_face(d, dice_side, config, spans(i)) else d
+        # And every such face spans what the others do: one spanning farther took in a side face's pips.
+        out = [replace(d, doubts=d.doubts + (Doubt.LOOSE_FIT,))
+               if part_of_face(d, dice_side, config, spans(i)) or beyond_face(d, spans(i), config) else d
                for i, d in enumerate(out)]
         # A one read unsurely may be a two whose other pip its reading lost (on a die of the felt's colour).
         out = [(one_as_two(image, d, dice_side, ox, oy, [o for o in out if o is not d], config) or d)

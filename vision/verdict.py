@@ -112,6 +112,18 @@ def pip_span(die) -> float:
     return max((math.dist(p, q) for i, p in enumerate(pips) for q in pips[i + 1:]), default=0.0)
 
 
+def beyond_face(die, spans, config: ReaderConfig = DEFAULT) -> bool:
+    """Whether ``die`` (a :class:`vision.dice.Die` of two pips or more, ``pips`` ``(x, y)`` px) took in pips
+    beyond its face: its farthest two pips lie farther apart than ``config.faces.whole_span`` of the median
+    of ``spans`` (the :func:`pip_span` of two or more other dice read surely as whole faces of 2-6 pips,
+    px). Every d6 face of 2-6 pips has pips at two opposite corners, so all span alike; a four read with
+    the side face a near camera shows under it, its pips' dashes counted, is a six spanning 1.37 of the
+    others (held-out mock tray 1226). False with fewer than two ``spans``."""
+    if die.value < 2 or len(die.pips) < 2 or len(spans) < 2:
+        return False
+    return pip_span(die) > config.faces.whole_span * float(np.median(spans))
+
+
 def part_of_face(die, side: float, config: ReaderConfig = DEFAULT, spans=()) -> bool:
     """Whether ``die`` (a :class:`vision.dice.Die` of two pips or more, ``pips`` ``(x, y)`` px) is at
     most part of a face on dice of ``side`` px (the median side of the dice read in a calibrated tray):
