@@ -75,3 +75,14 @@ def test_the_pip_test_looks_at_the_kind_of_pips_asked_for():
     assert pips_confirm(dark, 200, 200, SIDE, 1, light=False) is not None
     assert pips_confirm(dark, 200, 200, SIDE, 1, light=True) is None
     assert pips_confirm(_felt((200, 200)), 200, 200, SIDE, 1, light=True) is not None
+
+
+def test_a_light_spot_on_a_hand_over_the_tray_is_no_die_of_the_felts_colour():
+    """A hand's skin over black felt with a light speck on a finger (renders trays-00304, -00335, a hand over
+    the tray: read as ones before): the face round it is not the felt's colour."""
+    img = _felt()
+    cv2.rectangle(img, (150, 120), (330, 330), (150, 175, 215), -1)  # skin, BGR
+    cv2.circle(img, (240, 225), 8, (245, 250, 255), -1, cv2.LINE_AA)
+    assert felt_dice(img, [], SIDE, 1, OUTLINE) == []
+    dark_die = _felt((240, 225))  # the same spot on the felt: a one
+    assert _values(felt_dice(dark_die, [], SIDE, 1, OUTLINE)) == [(1, 240, 225)]

@@ -514,6 +514,10 @@ class TrayConfig:
     #: ... a dark spot within this many die sides of a light one is the shade in a light pip's hollow, no
     #: pip (mock tray 195: 0.15); raising it refuses dark pips farther from light marks.
     felt_shade: float = 0.3
+    #: ... the face round the pips is the felt's colour: its median (Lab, lightness counted half) within
+    #: this of the tray's in each channel (dice of the felt's colour, mock trays: up to 14; a hand's skin
+    #: over a render's tray: 59-66); raising it takes faces of other colours (a hand, a card) for dice.
+    felt_colour: float = 20.0
 
     def __post_init__(self):
         _check(self, {"size_search": (0.0, 1.0), "size_step": (1.01, 2.0), "size_agree": (0.0, 1.0),
@@ -522,7 +526,7 @@ class TrayConfig:
                       "wall_reach": (0.0, 3.0), "shade_reach": (0, 256), "shade_chroma": (0.0, 255.0),
                       "shade_fill": (0.0, 1.0), "shade_walls": (0.0, 20.0), "cast_shade": (0.0, 1.01),
                       "cast_reach": (0.0, 5.0), "cast_chroma": (0.0, 255.0), "felt_clear": (0.0, 3.0),
-                      "felt_link": (0.0, 2.0), "felt_inset": (0.0, 3.0), "felt_shade": (0.0, 1.0)})
+                      "felt_link": (0.0, 2.0), "felt_inset": (0.0, 3.0), "felt_shade": (0.0, 1.0), "felt_colour": (0.0, 255.0)})
 
 
 @dataclass(frozen=True)

@@ -41,11 +41,13 @@ def felt_dice(image: np.ndarray, dice: list[Die], side: float, missing: int, out
     spots, a side face's squashed pips left out), each at least ``config.tray.felt_clear`` side from
     the middle of every die of ``dice`` (:class:`vision.dice.Die`, px of the input, read already) and
     not one of their pips; a dark spot within ``felt_shade`` side of a light one is that pip's shade.
-    Pips nearer each other than ``felt_link`` side are one face; a face of 1-6 pips whose middle lies
+    Pips nearer each other than ``felt_link`` side are one face. A face of 1-6 pips whose middle lies
     0.9 side or more from every die read (as pip-first dice are kept apart,
     :func:`vision.pipfirst.add_pip_dice`) and ``felt_inset`` side or more inside the tray's
     ``outline`` (N×2 float32 ``(x, y)`` px of the input: a light mark on the rim or the table beyond is
-    no die) is a die where the pip test reads its count of pips there, of that kind only.
+    no die) is a die where the pip test reads its count of pips there, of that kind only, and the face
+    round them is the felt's colour within ``felt_colour`` (:func:`_of_felt`: a speck on a hand or a
+    card over the tray is not).
 
     Returns the dice (px of the input), each sure (``config.sure``), as the classifier's finds confirmed
     by the same test are; none when more faces pass than dice are missing (which would be a guess)."""
@@ -57,6 +59,7 @@ def felt_dice(image: np.ndarray, dice: list[Die], side: float, missing: int, out
     owned = [(x - ox, y - oy) for d in dice for x, y in d.pips]
     centres = [((d.center[0] - ox, d.center[1] - oy), max(side, d.size)) for d in dice]
     found, lights = [], []
+    felt = np.median(cv2.cvtColor(np.ascontiguousarray(image[::8, ::8]), cv2.COLOR_BGR2LAB).reshape(-1, 3), axis=0)
     for light, op in ((True, cv2.MORPH_TOPHAT), (False, cv2.MORPH_BLACKHAT)):
         spots = _round_spots(cv2.morphologyEx(grey, op, _rect(0.45 * side)), config.faces.top_pip_least * side * side,
                              0.08 * side * side, 0.5, split_within=1.2 * side, config=config)
@@ -78,8 +81,30 @@ def felt_dice(image: np.ndarray, dice: list[Die], side: float, missing: int, out
                 continue
             pips = pips_confirm(image, float(mid[0]), float(mid[1]), side, len(g), config=config, owned=owned,
                                 light=light)
-            if pips is not None:
+            if pips is not None and _of_felt(image, pips, side, felt, tray.felt_colour):
                 m = np.mean(pips, axis=0)
                 found.append(_pip_die(len(g), (m[0] + ox, m[1] + oy), side, config.sure,
                                       np.array([(x + ox, y + oy) for x, y in pips])))
     return found if len(found) <= missing else []
+
+
+def _of_felt(image: np.ndarray, pips, side: float, felt: np.ndarray, most: float) -> bool:
+    """Whether the face round ``pips`` (``(x, y)`` px of ``image``, ``H×W×3 uint8 BGR``) is the felt's
+    colour ``felt`` (Lab, OpenCV's scale): the median of a disc 0.42 ``side`` round their middle, less
+    0.2 side round each pip, within ``most`` of it in each of a and b and in half the lightness (dice of
+    the felt's colour: mock trays 0.5-14; a hand's skin on the renders 59-66)."""
+    h, w = image.shape[:2]
+    mx, my = np.mean(pips, axis=0)
+    r = int(0.42 * side) + 1
+    x0, y0, x1, y1 = max(0, int(mx) - r), max(0, int(my) - r), min(w, int(mx) + r + 1), min(h, int(my) + r + 1)
+    if x1 <= x0 or y1 <= y0:
+        return False
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.circle(mask, (round(mx - x0), round(my - y0)), round(0.42 * side), 1, -1)
+    for px, py in pips:
+        cv2.circle(mask, (round(px - x0), round(py - y0)), round(0.2 * side), 0, -1)
+    if not mask.any():
+        return False
+    face = np.median(cv2.cvtColor(np.ascontiguousarray(image[y0:y1, x0:x1]), cv2.COLOR_BGR2LAB)[mask > 0], axis=0)
+    off = np.abs(face.astype(np.float64) - felt) * (0.5, 1.0, 1.0)
+    return bool(off.max() <= most)
