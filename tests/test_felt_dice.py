@@ -86,3 +86,12 @@ def test_a_light_spot_on_a_hand_over_the_tray_is_no_die_of_the_felts_colour():
     assert felt_dice(img, [], SIDE, 1, OUTLINE) == []
     dark_die = _felt((240, 225))  # the same spot on the felt: a one
     assert _values(felt_dice(dark_die, [], SIDE, 1, OUTLINE)) == [(1, 240, 225)]
+
+
+def test_one_pip_of_a_die_whose_lit_side_face_shows_is_no_die_of_the_felts_colour():
+    """One light pip of a glossy black die's dark top, its lit side face just below it (render trays-00371: a
+    three whose other pips the shade hid, read as a one before): a quarter or more of the face round the
+    pip is not the felt's colour."""
+    img = _felt((240, 225))
+    cv2.rectangle(img, (206, 240), (274, 262), (200, 200, 200), -1)
+    assert felt_dice(img, [], SIDE, 1, OUTLINE) == []

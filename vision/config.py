@@ -514,10 +514,15 @@ class TrayConfig:
     #: ... a dark spot within this many die sides of a light one is the shade in a light pip's hollow, no
     #: pip (mock tray 195: 0.15); raising it refuses dark pips farther from light marks.
     felt_shade: float = 0.3
-    #: ... the face round the pips is the felt's colour: its median (Lab, lightness counted half) within
-    #: this of the tray's in each channel (dice of the felt's colour, mock trays: up to 14; a hand's skin
-    #: over a render's tray: 59-66); raising it takes faces of other colours (a hand, a card) for dice.
+    #: ... the face round the pips is the felt's colour: ``felt_plain`` of it lies within this of the tray's
+    #: colour (Lab, lightness counted half) in each channel (dice of the felt's colour, mock trays: their
+    #: median up to 14 off; a hand's skin over a render's tray: 59-66); raising it takes faces of other
+    #: colours (a hand, a card) for dice.
     felt_colour: float = 20.0
+    #: ... the share of the face round the pips (a disc 0.42 side across, less the pips) that must be the
+    #: felt's colour (mock trays: 0.996-1; renders' dice 0.87-0.92; a glossy die's lit side face under one
+    #: pip of its dark top, render trays-00371: 0.56); raising it refuses dice whose edges catch the light.
+    felt_plain: float = 0.75
 
     def __post_init__(self):
         _check(self, {"size_search": (0.0, 1.0), "size_step": (1.01, 2.0), "size_agree": (0.0, 1.0),
@@ -526,7 +531,8 @@ class TrayConfig:
                       "wall_reach": (0.0, 3.0), "shade_reach": (0, 256), "shade_chroma": (0.0, 255.0),
                       "shade_fill": (0.0, 1.0), "shade_walls": (0.0, 20.0), "cast_shade": (0.0, 1.01),
                       "cast_reach": (0.0, 5.0), "cast_chroma": (0.0, 255.0), "felt_clear": (0.0, 3.0),
-                      "felt_link": (0.0, 2.0), "felt_inset": (0.0, 3.0), "felt_shade": (0.0, 1.0), "felt_colour": (0.0, 255.0)})
+                      "felt_link": (0.0, 2.0), "felt_inset": (0.0, 3.0), "felt_shade": (0.0, 1.0), "felt_colour": (0.0, 255.0),
+                      "felt_plain": (0.0, 1.0)})
 
 
 @dataclass(frozen=True)
