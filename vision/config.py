@@ -519,7 +519,7 @@ class TrayConfig:
     #: median up to 14 off; a hand's skin over a render's tray: 59-66); raising it takes faces of other
     #: colours (a hand, a card) for dice.
     felt_colour: float = 20.0
-    #: ... the share of the face round the pips (a disc 0.42 side across, less the pips) that must be the
+    #: ... the share of the face round the pips (a disc of radius 0.42 side, less the pips) that must be the
     #: felt's colour (mock trays: 0.996-1; renders' dice 0.87-0.92; a glossy die's lit side face under one
     #: pip of its dark top, render trays-00371: 0.56); raising it refuses dice whose edges catch the light.
     felt_plain: float = 0.75

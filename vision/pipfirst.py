@@ -609,7 +609,8 @@ def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
     grey = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
     cx, cy = x - x0, y - y0
     kernel = _rect(0.45 * side)
-    for op in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT)[int(light is True):2 - int(light is False)]:
+    ops = {None: (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT), True: (cv2.MORPH_TOPHAT,), False: (cv2.MORPH_BLACKHAT,)}
+    for op in ops[light]:
         resp = cv2.morphologyEx(grey, op, kernel)
         spots = _round_spots(resp, config.faces.top_pip_least * side * side, 0.08 * side * side, 0.5,
                              split_within=1.2 * side, config=config)
