@@ -27,7 +27,7 @@ import numpy as np
 from .candidates import _rect
 from .config import DEFAULT, ReaderConfig
 from .dice import Die
-from .pipfirst import _linked, _pip_die, _round_spots, pips_confirm, side_pip
+from .pipfirst import _face_ring, _linked, _pip_die, _round_spots, pips_confirm, side_pip
 
 __all__ = ["felt_dice"]
 
@@ -81,31 +81,25 @@ def felt_dice(image: np.ndarray, dice: list[Die], side: float, missing: int, out
                 continue
             pips = pips_confirm(image, float(mid[0]), float(mid[1]), side, len(g), config=config, owned=owned,
                                 light=light)
-            if pips is not None and _of_felt(image, pips, side, felt, tray.felt_colour, tray.felt_plain):
+            if pips is not None and _of_felt(image, grey, pips, side, felt, tray.felt_colour, tray.felt_plain):
                 m = np.mean(pips, axis=0)
                 found.append(_pip_die(len(g), (m[0] + ox, m[1] + oy), side, config.sure,
                                       np.array([(x + ox, y + oy) for x, y in pips])))
     return found if len(found) <= missing else []
 
 
-def _of_felt(image: np.ndarray, pips, side: float, felt: np.ndarray, most: float, share: float) -> bool:
-    """Whether the face round ``pips`` (``(x, y)`` px of ``image``, ``H×W×3 uint8 BGR``) is the felt's
-    colour ``felt`` (Lab, OpenCV's scale): at least ``share`` of a disc 0.42 ``side`` round their middle,
-    less 0.2 side round each pip, within ``most`` of it in each of a and b and in half the lightness.
-    Dice of the felt's colour: 0.996-1.0 of it on the mock trays, 0.87-0.92 on renders (their rounded
-    edges catch the light); a glossy die's lit side face under one pip of its dark top, 0.56; a hand's
-    skin, none."""
-    h, w = image.shape[:2]
-    mx, my = np.mean(pips, axis=0)
-    r = int(0.42 * side) + 1
-    x0, y0, x1, y1 = max(0, int(mx) - r), max(0, int(my) - r), min(w, int(mx) + r + 1), min(h, int(my) + r + 1)
-    if x1 <= x0 or y1 <= y0:
+def _of_felt(image: np.ndarray, grey: np.ndarray, pips, side: float, felt: np.ndarray, most: float,
+             share: float) -> bool:
+    """Whether the face round ``pips`` (``(x, y)`` px of ``image``, ``H×W×3 uint8 BGR``; ``grey`` its
+    lightness) is the felt's colour ``felt`` (Lab, OpenCV's scale): at least ``share`` of a disc 0.42
+    ``side`` round their middle, less 0.2 side round each pip (:func:`vision.pipfirst._face_ring`,
+    which widens each hole by a pixel), within ``most`` of it in each of a and b and in half the
+    lightness. Dice of the felt's colour: 0.996-1.0 of it on the mock trays, 0.87-0.92 on renders
+    (their rounded edges catch the light); a glossy die's lit side face under one pip of its dark top,
+    0.56; a hand's skin, none. False when under 80% of the disc lies in the picture."""
+    ring = _face_ring(grey, tuple(np.mean(pips, axis=0)), 0.42 * side, [(x, y, 0.2 * side - 1) for x, y in pips])
+    if ring is None or not ring[0].size:
         return False
-    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.circle(mask, (round(mx - x0), round(my - y0)), round(0.42 * side), 1, -1)
-    for px, py in pips:
-        cv2.circle(mask, (round(px - x0), round(py - y0)), round(0.2 * side), 0, -1)
-    if not mask.any():
-        return False
+    _, (x0, y0, x1, y1), mask = ring
     lab = cv2.cvtColor(np.ascontiguousarray(image[y0:y1, x0:x1]), cv2.COLOR_BGR2LAB)[mask > 0].astype(np.float64)
     return float(np.mean((np.abs(lab - felt) * (0.5, 1.0, 1.0)).max(axis=1) <= most)) >= share

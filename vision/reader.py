@@ -334,11 +334,12 @@ def read_throw(
                 # mixed set) are looked for too.
                 short = expect is not None and len(out) + len(extra) < expect
                 if short or unread:
-                    found = _learned_dice(image, out + extra, learned_side * larger, poly, ox, oy, value_share,
-                                          memo, config=config, net=net, confirm=confirm)
+                    larger_dice = _learned_dice(image, out + extra, learned_side * larger, poly, ox, oy,
+                                                value_share, memo, config=config, net=net, confirm=confirm)
                     # With no count to check it against, a one (a round spot in a square: a key's
                     # symbol, a button) at a size far from the dice read is not taken.
-                    extra += found if short or larger <= config.learned.ones_upto else [d for d in found if d.value >= 2]
+                    extra += larger_dice if short or larger <= config.learned.ones_upto else \
+                        [d for d in larger_dice if d.value >= 2]
         if extra:
             out += extra
             if any(Doubt.LEARNED in d.doubts for d in extra):
@@ -352,8 +353,8 @@ def read_throw(
     if poly is not None and die_size:
         if expect is not None and out and len(out) < expect:
             # Dice of the felt's own colour show no outline to any stage above, only their pips.
-            new = felt_dice(image, out, float(np.median([d.size for d in out])), expect - len(out),
-                            np.asarray(area.polygon, np.float32).reshape(-1, 2), origin=(ox, oy), config=config)
+            new = felt_dice(image, out, float(np.median([d.size for d in out])), expect - len(out), found,
+                            origin=(ox, oy), config=config)
             out += new
             unexplained = explained(unexplained, new, (ox, oy), scale)
         # In a calibrated tray, a sure die with a pip like its own beside its pips, on no other die, may
