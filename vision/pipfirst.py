@@ -572,8 +572,14 @@ def add_pip_dice(dice: list[Die], found: list[Die], *, config: ReaderConfig = DE
         return (weak and d.size >= 0.7 * e.size and not shared
                 and abs(e.center[0] - d.center[0]) < 0.6 * s and 0 < e.center[1] - d.center[1] < 0.9 * s)
 
+    def within(d: Die, e: Die) -> bool:
+        # e's pips are some of d's (two pips of a four whose other two stood out less): d read the face whole.
+        s = max(d.size, e.size)
+        return len(d.pips) > len(e.pips) > 0 and all(any(math.dist(p, q) < 0.1 * s for q in d.pips) for p in e.pips)
+
     found = [e for e in found
-             if not any((near(d, e) and d.confidence >= e.confidence) or front_face(d, e) for d in dice)]
+             if not any((near(d, e) and (d.confidence >= e.confidence or within(d, e))) or front_face(d, e)
+                        for d in dice)]
     return [d for d in dice if not any(near(d, e) for e in found)] + found
 
 
