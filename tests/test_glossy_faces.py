@@ -1,12 +1,15 @@
-"""Glossy dice whose sheen hides some pips (issue 38, Durchmarsch trays, tenth round): part of a
-photo-realistic render (``tests/fixtures/renders/crops``, cut from trays-00328 of the measured
-family) and the pip-first stage's merge (:func:`vision.pipfirst.add_pip_dice`)."""
+"""Glossy dice whose sheen hides some pips (issue 38, Durchmarsch trays, tenth round): parts of two
+photo-realistic renders (``tests/fixtures/renders/crops``, cut from trays-00328 and trays-00382 of
+the measured family) and the pip-first stage's merge (:func:`vision.pipfirst.add_pip_dice`)."""
 
 import os
+from dataclasses import replace
 
 import cv2
+import pytest
 
-from vision.dice import Die
+from vision.config import DEFAULT
+from vision.dice import Die, is_sure
 from vision.pipfirst import add_pip_dice
 from vision.reader import read_throw
 
@@ -50,3 +53,16 @@ def test_a_red_four_with_two_pips_in_its_sheen_is_not_read_as_a_sure_two():
     read = read_throw(_crop("trays-00328-four.jpg"), die_size=54, expect=1)
     assert [d.value for d in read.dice] == [4]
     assert not (read.sure and read.dice[0].value != 4)
+
+
+@pytest.mark.parametrize("whole, sure", [(DEFAULT.faces.hat_whole, True), (7, False)])
+def test_a_glossy_five_read_by_what_stands_out_round_its_pips_is_sure(whole, sure):
+    # trays-00382: a red five whose sheen is as light as its pips, read only by what stands out round
+    # them; no pip lost in a sheen makes a five, so it is sure (``faces.hat_whole``), unless the
+    # setting caps every such face.
+    config = replace(DEFAULT, faces=replace(DEFAULT.faces, hat_whole=whole))
+    read = read_throw(_crop("trays-00382-five.jpg"), die_size=42, expect=3, config=config)
+    assert sorted(d.value for d in read.dice) == [2, 4, 5]
+    five, = (d for d in read.dice if d.value == 5)
+    assert is_sure(five, config.sure_confidence) is sure
+    assert read.sure is sure

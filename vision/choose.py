@@ -253,8 +253,10 @@ def _read_blob(blob, side, min_area, config: ReaderConfig, long_side: int, die_s
         faces = [masks for masks, _ in cands] + [[_fill_holes(comp)]]
         # Only faces read surely so (pips of one size in a face's pattern) are taken: a side face's dash and a
         # pip, read loosely as a two, would stand in the way of the classifier's search there.
-        per += [[replace(d, confidence=min(d.confidence, config.faces.hat_most)) for d in got
-                 if d.value > 1 and d.confidence >= config.sure_confidence and not d.doubts]
+        # A five or six read so whole is no smaller face with pips lost (``config.faces.hat_whole``).
+        most = config.faces.hat_most
+        per += [[d if d.value >= config.faces.hat_whole else replace(d, confidence=min(d.confidence, most))
+                 for d in got if d.value > 1 and d.confidence >= config.sure_confidence and not d.doubts]
                 for got in _read_candidates([(masks, pips) for pips in hat_pips(gray_blob, comp, side, config)
                                              for masks in faces], offset, side, config, long_side, known,
                                             dice_set, lab_blob, calibrated)]

@@ -102,6 +102,10 @@ class FaceConfig:
     #: ... and read at most this confident (under the sure threshold: never sure alone, the classifier may
     #: confirm it); raising it to 1 lets such a face be sure by itself.
     hat_most: float = 0.79
+    #: ... unless it shows this many pips or more: a pip lost in the sheen makes a smaller face, never a
+    #: five or a six (a five read so whole is no four or three with pips lost). Raising it past 6 caps every
+    #: such face; lowering it to 4 trusts a four that may be a five whose middle pip the sheen hid.
+    hat_whole: int = 5
     #: The widest circle inside a square face over its side; raising it makes ``Die.inner`` smaller.
     inscribed: float = 0.95
     #: The confidence shown for a face with a loose fit or seen as a side face (it is doubted).
@@ -123,7 +127,8 @@ class FaceConfig:
                       "not_sure_most": (0.0, 1.0), "counted_off_centre": (0.0, 0.5), "counted_spread": (1.0, 4.0),
                       "two_apart": (0.0, 1.5), "corners_apart": (0.0, 1.5), "part_size": (0.0, 2.0), "pip_span": (0.3, 2.0),
                       "part_span": (0.0, 1.5), "whole_span": (1.0, 10.0),
-                      "glint_cut": (0.0, 0.3), "hat_disc": (0.2, 1.0), "hat_level": (0.0, 1.0), "hat_most": (0.0, 1.0)})
+                      "glint_cut": (0.0, 0.3), "hat_disc": (0.2, 1.0), "hat_level": (0.0, 1.0), "hat_most": (0.0, 1.0),
+                      "hat_whole": (2, 10)})
 
 
 @dataclass(frozen=True)
