@@ -12,6 +12,7 @@ from vision.config import DEFAULT
 from vision.dice import Die, is_sure
 from vision.pipfirst import add_pip_dice
 from vision.reader import read_throw
+from vision.reasons import Doubt
 
 CROPS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "renders", "crops")
 
@@ -38,6 +39,13 @@ def test_a_pip_first_two_made_of_a_fours_pips_gives_way_to_the_four():
     four = _die(4, FOUR, 0.79)
     two = _die(2, FOUR[1:3], 1.0, size=35.0)  # two of its pips, on the four's middle
     assert [d.value for d in add_pip_dice([four], [two])] == [4]
+
+
+def test_a_pip_first_five_replaces_a_doubted_six_that_took_in_a_side_faces_pip():
+    five_pips = ((100, 100), (140, 100), (120, 120), (100, 140), (140, 140))
+    six = replace(_die(6, five_pips + ((120, 168),), 0.43), doubts=(Doubt.LOOSE_FIT,))
+    five = _die(5, five_pips, 1.0)
+    assert [d.value for d in add_pip_dice([six], [five])] == [5]
 
 
 def test_a_surer_pip_first_die_still_replaces_a_weaker_reading_with_other_pips():

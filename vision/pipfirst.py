@@ -573,9 +573,11 @@ def add_pip_dice(dice: list[Die], found: list[Die], *, config: ReaderConfig = DE
                 and abs(e.center[0] - d.center[0]) < 0.6 * s and 0 < e.center[1] - d.center[1] < 0.9 * s)
 
     def within(d: Die, e: Die) -> bool:
-        # e's pips are some of d's (two pips of a four whose other two stood out less): d read the face whole.
+        # e's pips are some of those of d, read without doubt (two pips of a four whose other two stood out
+        # less): d read the face whole. (A doubted d, a five read with a side face's pips, gives way.)
         s = max(d.size, e.size)
-        return len(d.pips) > len(e.pips) > 0 and all(any(math.dist(p, q) < 0.1 * s for q in d.pips) for p in e.pips)
+        return not d.doubts and len(d.pips) > len(e.pips) > 0 and \
+            all(any(math.dist(p, q) < 0.1 * s for q in d.pips) for p in e.pips)
 
     found = [e for e in found
              if not any((near(d, e) and (d.confidence >= e.confidence or within(d, e))) or front_face(d, e)
