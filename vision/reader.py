@@ -59,6 +59,7 @@ from .learned import (
 from .pipfirst import pips_confirm
 from .reasons import LIFTED_BY_CONFIRMATION, Doubt, Reason
 from .verdict import _shows_pips, beyond_face, part_of_face, pip_beside, pip_span
+from .whole_face import whole_face
 
 __all__ = [
     "Reader",
@@ -202,7 +203,7 @@ def read_throw(
 
     Raises :class:`UnreadableImage` for anything that is not an image.
     """
-    image = _check_image(image)
+    image = picture = _check_image(image)
     if isinstance(net, NullNet) or dice.most > 6:
         learned, net = False, None
     h, w = image.shape[:2]
@@ -384,9 +385,15 @@ def read_throw(
         # farthest pips lie closer (two neighbouring pips of a four, a three's middle and corner, their
         # other pips lost against another die) is part of a face, whichever stage read it.
         # And every such face spans what the others do: one spanning farther took in a side face's pips.
+        part = [part_of_face(d, dice_side, config, spans(i)) for i, d in enumerate(out)]
         out = [replace(d, doubts=d.doubts + (Doubt.LOOSE_FIT,))
-               if part_of_face(d, dice_side, config, spans(i)) or beyond_face(d, spans(i), config) else d
+               if part[i] or beyond_face(d, spans(i), config) else d
                for i, d in enumerate(out)]
+        if learned:
+            # A part of a face is read whole where the pip test and the classifier find that face round it:
+            # in the picture as it was, for the face may reach beyond the outline found (its walls' shade).
+            out = [(whole_face(picture, d, dice_side, others=out[:i] + out[i + 1:], net=net, config=config) or d)
+                   if part[i] else d for i, d in enumerate(out)]
         # A one read unsurely may be a two whose other pip its reading lost (on a die of the felt's colour).
         out = [(one_as_two(image, d, dice_side, ox, oy, [o for o in out if o is not d], config) or d)
                if d.value == 1 and not is_sure(d, config.sure_confidence) else d for d in out]

@@ -1,0 +1,91 @@
+"""The whole face of a die read from part of its pips, in a calibrated tray.
+
+A glossy die's sheen, a touching die or the felt's colour can hide some of a face's pips from the
+face stage and the pip-first stage: two neighbouring pips of a four are then read as a two (renders
+trays-00388, -00413, -00416), doubted by :func:`vision.verdict.part_of_face` (its pips span less
+than a whole face's) and asked about. :func:`whole_face` looks for the face they are part of round
+them with the classical pip test that confirms the classifier's finds
+(:func:`vision.pipfirst.pips_confirm`: counted, laid out as the face's, alone) and has the face
+classifier read it there; where both say the same value, the face is read whole and surely (two
+independent readings agree, as for the classifier's finds). Pure NumPy and OpenCV: no camera, no I/O.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from .config import DEFAULT, ReaderConfig
+from .dice import Die
+from .pipfirst import pips_confirm
+from .reasons import LIFTED_BY_CONFIRMATION, Doubt
+
+__all__ = ["whole_face"]
+
+#: Where the whole face's middle may lie from the middle of the pips read, in die sides: a four's or a
+#: six's two neighbouring pips lie 0.25 side from the face's middle line, a three's corner and middle
+#: pip 0.18 side from the face's middle; 0 keeps the middle read (a five's middle and a corner).
+_REACH = (0.0, 0.25, 0.35)
+
+
+def whole_face(image: np.ndarray, die: Die, side: float, *, others=(), origin=(0, 0), net=None,
+               config: ReaderConfig = DEFAULT) -> Die | None:
+    """``die`` read as the whole face its pips are part of, or None.
+
+    ``image``: ``H×W×3 uint8 BGR``, the tray's crop whose corner lies at ``origin`` (``(x, y)`` px of
+    the input); ``die``: a :class:`vision.dice.Die` of two to four pips (``pips``, px of the input)
+    read as part of a face; ``side``: the dice's side, px; ``others``: the other dice read (their pips
+    are theirs, and none may lie within 0.7 side of the face found). The pip test
+    (:func:`vision.pipfirst.pips_confirm`) is made round the pips' middle and places 0.25 and 0.35
+    side from it, in 8 directions and along and across each pair of its pips, for every value above
+    the pips read; each reading must hold every pip read (within 0.12 side). All readings must give
+    one value and one face (middles within 0.12 side), and the face classifier (``net``, a
+    :class:`vision.facenet.FaceNet`; None: the shipped one), looking at the face's middle at
+    ``side``, must give that value with at least ``config.learned.confirm_sure`` (of a die, and of
+    that value's share). The face found is sure: its confidence at least ``config.sure``, its doubts
+    lifted by a confirmation and ``LOOSE_FIT`` gone; its outline an upright square of ``side`` round
+    its pips' middle, its ``size`` ``side``.
+    """
+    if not 2 <= len(die.pips) <= 4:
+        return None
+    ox, oy = origin
+    own = np.array(die.pips, np.float64) - (ox, oy)
+    mx, my = own.mean(axis=0)
+    owned = [(x - ox, y - oy) for o in others for x, y in o.pips]
+    # Eight directions, and along and across each pair of pips read (two neighbouring pips of a four:
+    # the face's middle lies square to their line).
+    pairs = [math.atan2(q[1] - p[1], q[0] - p[0]) for i, p in enumerate(own) for q in own[i + 1:]]
+    around = list(np.arange(8) * np.pi / 4) + [a + k * np.pi / 2 for a in pairs for k in range(4)]
+    found = []
+    for reach in _REACH:
+        turns = (0.0,) if reach == 0 else around
+        for a in turns:
+            cx, cy = mx + reach * side * math.cos(a), my + reach * side * math.sin(a)
+            for value in range(len(own) + 1, 7):
+                pips = pips_confirm(image, cx, cy, side, value, config=config, owned=owned)
+                if pips and all(min(math.dist(p, q) for q in pips) <= 0.12 * side for p in own):
+                    found.append((value, pips))
+    if not found or len({v for v, _ in found}) > 1:
+        return None
+    middles = np.array([np.mean(p, axis=0) for _, p in found])
+    if np.hypot(*(middles - middles[0]).T).max() > 0.12 * side:
+        return None
+    value, pips = found[0]
+    fx, fy = (float(v) for v in np.mean(pips, axis=0))
+    if any(math.dist(o.center, (fx + ox, fy + oy)) < 0.7 * side for o in others):
+        return None
+    from .facenet import _default_net
+
+    net = net or _default_net()
+    probs = net.classify(image, [(fx, fy)], side, turns=True)[0]
+    agree = min(1.0 - float(probs[0]), float(probs[value] / max(float(probs[1:].sum()), 1e-9)))
+    if agree < config.learned.confirm_sure:
+        return None
+    half = side / 2
+    cx, cy = fx + ox, fy + oy
+    lifted = LIFTED_BY_CONFIRMATION | {Doubt.LEARNED}
+    return replace(die, value=value, center=(cx, cy), size=side, inner=0.0, pips=tuple((x + ox, y + oy) for x, y in pips),
+                   corners=((cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half), (cx - half, cy + half)),
+                   confidence=max(die.confidence, config.sure), doubts=tuple(x for x in die.doubts if x not in lifted))
