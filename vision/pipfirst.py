@@ -21,7 +21,7 @@ import math
 import cv2
 import numpy as np
 
-from .candidates import _blob_shape, _otsu, _rect, _slant
+from .candidates import _blob_shape, _glints_cut, _otsu, _rect, _slant
 from .config import DEFAULT, ReaderConfig
 from .dice import (
     FRONT_FACE,
@@ -84,7 +84,7 @@ def side_pip(spot) -> bool:
 
 def _round_spots(resp: np.ndarray, min_area: float, max_area: float, roundness: float,
                  exclude: np.ndarray | None = None, level: int | None = None,
-                 split_within: float = 0.0, *, config: ReaderConfig = DEFAULT) -> list[tuple[float, ...]]:
+                 split_within: float = 0.0, *, glint: float = 0.0, config: ReaderConfig = DEFAULT) -> list[tuple[float, ...]]:
     """Round spots of a black-hat or top-hat response ``resp`` (``H×W uint8``):
     ``(x, y, area, xx, xy, yy)`` in px and px², and their second moments
     scaled to trace 2 (:func:`_blob_shape`), for the parts over ``level`` (first
@@ -95,7 +95,8 @@ def _round_spots(resp: np.ndarray, min_area: float, max_area: float, roundness: 
     A part at most ``split_within`` px wide and high that is up to ten pips
     large, or of a pip's size but not round (pips run together by a shadow
     on their face, a pip joined to a crack), is looked into again over
-    Otsu's level of its response."""
+    Otsu's level of its response; where that parts none, with ``glint`` (px), its parts no round pip (a
+    pip run into a glint along a glossy die's edge) are opened with a disc that wide."""
     if level is None:
         level = config.faces.pip_contrast
     mask = cv2.threshold(resp, level, 255, cv2.THRESH_BINARY)[1]
@@ -113,8 +114,12 @@ def _round_spots(resp: np.ndarray, min_area: float, max_area: float, roundness: 
             inside = labels[y:y + bh, x:x + bw] == i
             higher = max(level + 1, int(_otsu(part[inside])) + 1)
             sub = np.where(inside, part, 0).astype(np.uint8)
-            spots += [(sx + x, sy + y, *rest) for sx, sy, *rest in
-                      _round_spots(sub, min_area, max_area, roundness, level=higher, config=config)]
+            split = _round_spots(sub, min_area, max_area, roundness, level=higher, config=config)
+            if not split and glint >= 3:  # the face stage's cut (:func:`vision.candidates._glints_cut`)
+                cut = _glints_cut(inside.astype(np.uint8) * 255, glint)
+                split = _round_spots(np.where(cut > 0, part, 0).astype(np.uint8), min_area, max_area, roundness,
+                                     level=level + 1, config=config)
+            spots += [(sx + x, sy + y, *rest) for sx, sy, *rest in split]
             continue
         if not min_area <= a <= max_area:
             continue
@@ -573,20 +578,19 @@ def add_pip_dice(dice: list[Die], found: list[Die], *, config: ReaderConfig = DE
                 and abs(e.center[0] - d.center[0]) < 0.6 * s and 0 < e.center[1] - d.center[1] < 0.9 * s)
 
     def within(d: Die, e: Die) -> bool:
-        # e's pips are some of those of d, read without doubt (two pips of a four whose other two stood out
-        # less): d read the face whole. (A doubted d, a five read with a side face's pips, gives way.)
+        # e's pips are some of d's, read without doubt (two pips of a glossy four): d read the face whole.
         s = max(d.size, e.size)
         return not d.doubts and len(d.pips) > len(e.pips) > 0 and \
             all(any(math.dist(p, q) < 0.1 * s for q in d.pips) for p in e.pips)
 
-    found = [e for e in found
-             if not any((near(d, e) and (d.confidence >= e.confidence or within(d, e))) or front_face(d, e)
-                        for d in dice)]
+    found = [e for e in found if not any((near(d, e) and (d.confidence >= e.confidence or within(d, e)))
+                                         or front_face(d, e) for d in dice)]
     return [d for d in dice if not any(near(d, e) for e in found)] + found
 
 
 def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
-                  config: ReaderConfig = DEFAULT, owned=(), light: bool | None = None) -> tuple | None:
+                  config: ReaderConfig = DEFAULT, owned=(), light: bool | None = None,
+                  glint: bool = False) -> tuple | None:
     """The pips of a die of ``value`` round ``(x, y)`` px of ``image`` (``H×W×3 uint8 BGR``) as the
     classical pip test sees them, ``((x, y), ...)`` px, or None when they do not say ``value``.
 
@@ -607,7 +611,8 @@ def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
     touching a six has the six's pips within reach), neither this die's nor another round it; nor is
     a side face's pip (:func:`side_pip`: a near camera shows a one's side faces' pips beside it).
     ``light``: True looks at light pips only (the shade in a light pip's hollow is a dark spot beside
-    it), False at dark ones only, None at both."""
+    it), False at dark ones only, None at both. ``glint``: spots cut from a glint's streak too
+    (:func:`_round_spots`, ``config.faces.glint_cut`` side), where the classifier must agree."""
     h, w = image.shape[:2]
     r = int(side * 1.3) + 2
     x0, y0 = max(0, int(x) - r), max(0, int(y) - r)
@@ -620,8 +625,8 @@ def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
     ops = {None: (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT), True: (cv2.MORPH_TOPHAT,), False: (cv2.MORPH_BLACKHAT,)}
     for op in ops[light]:
         resp = cv2.morphologyEx(grey, op, kernel)
-        spots = _round_spots(resp, config.faces.top_pip_least * side * side, 0.08 * side * side, 0.5,
-                             split_within=1.2 * side, config=config)
+        spots = _round_spots(resp, config.faces.top_pip_least * side * side, 0.08 * side * side, 0.5, split_within=1.2 * side,
+                             glint=config.faces.glint_cut * side if glint else 0.0, config=config)
         spots = [s for s in spots if not side_pip(s)
                  and not any(math.hypot(s[0] + x0 - u, s[1] + y0 - v) <= 0.15 * side for u, v in owned)]
         near = np.array([s[:3] for s in spots if np.hypot(s[0] - cx, s[1] - cy) <= config.learned.confirm_reach * side])

@@ -178,7 +178,9 @@ def read_throw(
     in the throw (the rules know it: 8, 7, 6 or 5), or None; a read of
     another number is not sure, and after a calibration it also has the
     reader look for dice by their pips (:mod:`vision.pipfirst`), last for
-    dice of the felt's colour whose outline no stage saw (:mod:`vision.felt_dice`). ``area``: a
+    dice of the felt's colour whose outline no stage saw (:mod:`vision.felt_dice`); after a
+    calibration, a die read from part of its face's pips is read whole where the pip test and the
+    classifier find that face round it (:mod:`vision.whole_face`). ``area``: a
     :class:`vision.calibrate.TrayArea` (or any object with ``polygon``, a
     list of ``(x, y)`` pixels): only dice whose centre lies inside it are
     read, dice set aside outside it are ignored. ``die_size``: the die side in

@@ -64,7 +64,7 @@ def whole_face(image: np.ndarray, die: Die, side: float, *, others=(), origin=(0
         for a in turns:
             cx, cy = mx + reach * side * math.cos(a), my + reach * side * math.sin(a)
             for value in range(len(own) + 1, 7):
-                pips = pips_confirm(image, cx, cy, side, value, config=config, owned=owned)
+                pips = pips_confirm(image, cx, cy, side, value, config=config, owned=owned, glint=True)
                 if pips and all(min(math.dist(p, q) for q in pips) <= 0.12 * side for p in own):
                     found.append((value, pips))
     if not found or len({v for v, _ in found}) > 1:
