@@ -26,8 +26,9 @@ __all__ = ["whole_face"]
 
 #: Where the whole face's middle may lie from the middle of the pips read, in die sides: a four's or a
 #: six's two neighbouring pips lie 0.25 side from the face's middle line, a three's corner and middle
-#: pip 0.18 side from the face's middle; 0 keeps the middle read (a five's middle and a corner).
-_REACH = (0.0, 0.25, 0.35)
+#: pip 0.18 side from the face's middle (the pip test takes a middle within 0.3 side of where it looks);
+#: 0 keeps the middle read (a five's middle and a corner).
+_REACH = (0.0, 0.3)
 
 
 def whole_face(image: np.ndarray, die: Die, side: float, *, others=(), origin=(0, 0), net=None,
@@ -38,8 +39,8 @@ def whole_face(image: np.ndarray, die: Die, side: float, *, others=(), origin=(0
     the input); ``die``: a :class:`vision.dice.Die` of two to four pips (``pips``, px of the input)
     read as part of a face; ``side``: the dice's side, px; ``others``: the other dice read (their pips
     are theirs, and none may lie within 0.7 side of the face found). The pip test
-    (:func:`vision.pipfirst.pips_confirm`) is made round the pips' middle and places 0.25 and 0.35
-    side from it, in 8 directions and along and across each pair of its pips, for every value above
+    (:func:`vision.pipfirst.pips_confirm`) is made round the pips' middle and places 0.3 side from
+    it, along and across each pair of its pips, for every value above
     the pips read; each reading must hold every pip read (within 0.12 side). All readings must give
     one value and one face (middles within 0.12 side), and the face classifier (``net``, a
     :class:`vision.facenet.FaceNet`; None: the shipped one), looking at the face's middle at
@@ -54,10 +55,10 @@ def whole_face(image: np.ndarray, die: Die, side: float, *, others=(), origin=(0
     own = np.array(die.pips, np.float64) - (ox, oy)
     mx, my = own.mean(axis=0)
     owned = [(x - ox, y - oy) for o in others for x, y in o.pips]
-    # Eight directions, and along and across each pair of pips read (two neighbouring pips of a four:
-    # the face's middle lies square to their line).
+    # Along and across each pair of pips read (two neighbouring pips of a four: the face's middle lies
+    # square to their line; a three's corner and middle: along it).
     pairs = [math.atan2(q[1] - p[1], q[0] - p[0]) for i, p in enumerate(own) for q in own[i + 1:]]
-    around = list(np.arange(8) * np.pi / 4) + [a + k * np.pi / 2 for a in pairs for k in range(4)]
+    around = [a + k * np.pi / 2 for a in pairs for k in range(4)]
     found = []
     for reach in _REACH:
         turns = (0.0,) if reach == 0 else around
@@ -65,8 +66,10 @@ def whole_face(image: np.ndarray, die: Die, side: float, *, others=(), origin=(0
             cx, cy = mx + reach * side * math.cos(a), my + reach * side * math.sin(a)
             for value in range(len(own) + 1, 7):
                 pips = pips_confirm(image, cx, cy, side, value, config=config, owned=owned, glint=True)
-                if pips and all(min(math.dist(p, q) for q in pips) <= 0.12 * side for p in own):
-                    found.append((value, pips))
+                if pips:  # one count at a place
+                    if all(min(math.dist(p, q) for q in pips) <= 0.12 * side for p in own):
+                        found.append((value, pips))
+                    break
     if not found or len({v for v, _ in found}) > 1:
         return None
     middles = np.array([np.mean(p, axis=0) for _, p in found])
