@@ -18,6 +18,13 @@ from .dice import Die
 from .reasons import LIFTED_BY_CONFIRMATION, Doubt
 
 
+def agreement(probs, value: int) -> float:
+    """How sure the face classifier's look ``probs`` (7 probabilities: no die, then values 1-6) is of a
+    die showing ``value``: the least of its probability of a die and ``value``'s share among the six
+    values, 0-1. The classical reading is confirmed where this reaches ``config.learned.confirm_sure``."""
+    return min(1.0 - float(probs[0]), float(probs[value] / max(float(probs[1:].sum()), 1e-9)))
+
+
 def _rejudge(image: np.ndarray, dice: list[Die], side: float, config: ReaderConfig, ox: int, oy: int, *,
              sides: tuple[float, ...] | None = None, net=None) -> tuple[list[Die], int, int]:
     """Dice under ``config.sure_confidence`` read again by the learned classifier.
@@ -96,7 +103,7 @@ def _rejudge(image: np.ndarray, dice: list[Die], side: float, config: ReaderConf
             own = p
             if config.learned.confirm_own_size[0] * side <= d.size <= config.learned.confirm_own_size[1] * side:
                 own = net.classify(image, [(d.center[0] - ox, d.center[1] - oy)], d.size, turns=True)[0]
-            agree = min(1.0 - float(own[0]), float(own[d.value] / own[1:].sum()))
+            agree = agreement(own, d.value)
             if agree >= (config.learned.confirm_sure if d.slant >= config.faces.front_slant else config.learned.confirm_slanted):
                 out[i] = replace(d, confidence=max(d.confidence, config.sure_confidence),
                                  doubts=tuple(x for x in d.doubts if x not in LIFTED_BY_CONFIRMATION))

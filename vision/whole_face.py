@@ -19,16 +19,17 @@ import numpy as np
 
 from .config import DEFAULT, ReaderConfig
 from .dice import Die
+from .learned import agreement
 from .pipfirst import pips_confirm
 from .reasons import LIFTED_BY_CONFIRMATION, Doubt
 
 __all__ = ["whole_face"]
 
-#: Where the whole face's middle may lie from the middle of the pips read, in die sides: a four's or a
-#: six's two neighbouring pips lie 0.25 side from the face's middle line, a three's corner and middle
-#: pip 0.18 side from the face's middle (the pip test takes a middle within 0.3 side of where it looks);
-#: 0 keeps the middle read (a five's middle and a corner).
-_REACH = (0.0, 0.3)
+#: How far from the middle of the pips read the whole face's middle is looked for, in die sides (and at
+#: that middle itself: a five's middle and a corner): a four's or a six's two neighbouring pips lie 0.25
+#: side from the face's middle line, a three's corner and middle pip 0.18 side from the face's middle
+#: (the pip test takes a middle within 0.3 side of where it looks).
+_OFF = 0.3
 
 
 def whole_face(image: np.ndarray, die: Die, side: float, *, others=(), origin=(0, 0), net=None,
@@ -58,18 +59,16 @@ def whole_face(image: np.ndarray, die: Die, side: float, *, others=(), origin=(0
     # Along and across each pair of pips read (two neighbouring pips of a four: the face's middle lies
     # square to their line; a three's corner and middle: along it).
     pairs = [math.atan2(q[1] - p[1], q[0] - p[0]) for i, p in enumerate(own) for q in own[i + 1:]]
-    around = [a + k * np.pi / 2 for a in pairs for k in range(4)]
+    places = [(mx, my)] + [(mx + _OFF * side * math.cos(a + k * np.pi / 2), my + _OFF * side * math.sin(a + k * np.pi / 2))
+                           for a in pairs for k in range(4)]
     found = []
-    for reach in _REACH:
-        turns = (0.0,) if reach == 0 else around
-        for a in turns:
-            cx, cy = mx + reach * side * math.cos(a), my + reach * side * math.sin(a)
-            for value in range(len(own) + 1, 7):
-                pips = pips_confirm(image, cx, cy, side, value, config=config, owned=owned, glint=True)
-                if pips:  # one count at a place
-                    if all(min(math.dist(p, q) for q in pips) <= 0.12 * side for p in own):
-                        found.append((value, pips))
-                    break
+    for cx, cy in places:
+        for value in range(len(own) + 1, 7):
+            pips = pips_confirm(image, cx, cy, side, value, config=config, owned=owned, glint=True)
+            if pips:  # one count at a place
+                if all(min(math.dist(p, q) for q in pips) <= 0.12 * side for p in own):
+                    found.append((value, pips))
+                break
     if not found or len({v for v, _ in found}) > 1:
         return None
     middles = np.array([np.mean(p, axis=0) for _, p in found])
@@ -83,8 +82,7 @@ def whole_face(image: np.ndarray, die: Die, side: float, *, others=(), origin=(0
 
     net = net or _default_net()
     probs = net.classify(image, [(fx, fy)], side, turns=True)[0]
-    agree = min(1.0 - float(probs[0]), float(probs[value] / max(float(probs[1:].sum()), 1e-9)))
-    if agree < config.learned.confirm_sure:
+    if agreement(probs, value) < config.learned.confirm_sure:
         return None
     half = side / 2
     cx, cy = fx + ox, fy + oy
