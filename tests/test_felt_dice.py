@@ -7,7 +7,7 @@ import numpy as np
 from vision.config import DEFAULT
 from vision.dice import Die
 from vision.felt_dice import felt_dice
-from vision.pipfirst import pips_confirm
+from vision.pip_test import pips_confirm
 
 SIDE = 80.0
 OUTLINE = np.float32([(20, 20), (620, 20), (620, 460), (20, 460)])  # the tray's outline, px

@@ -12,7 +12,7 @@ import pytest
 from hardware.render import TrayScene
 from vision.calibrate import calibrate
 from vision.dice import Die
-from vision.pipfirst import pips_confirm
+from vision.pip_test import pips_confirm
 from vision.reader import Reader
 from vision.verdict import beyond_face, part_of_face, pip_beside, pip_span
 

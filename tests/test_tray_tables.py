@@ -318,14 +318,14 @@ def _red_face(img, x0, pips):
 
 
 def test_the_pips_confirm_a_found_face_beside_another_die_and_a_pip_run_into_a_glint():
-    """The classical pip test that confirms a die the classifier found (``vision.pipfirst.pips_confirm``):
+    """The classical pip test that confirms a die the classifier found (``vision.pip_test.pips_confirm``):
     a five touching a six is confirmed, the six's pips 0.75 side from its middle being no pip a five can
     lack (``confirm_alone_face``; at the ones' 0.85 it was not); a four whose pip ran into a glint along
     the die's edge is confirmed from the spot split over Otsu's level, as the pip-first stage splits it."""
     from dataclasses import replace
 
     from vision.config import ReaderConfig
-    from vision.pipfirst import pips_confirm
+    from vision.pip_test import pips_confirm
 
     img = np.full((300, 360, 3), (40, 90, 40), np.uint8)
     five = [(135, 135), (165, 135), (150, 150), (135, 165), (165, 165)]

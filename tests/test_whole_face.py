@@ -10,7 +10,7 @@ import numpy as np
 
 from vision.config import DEFAULT
 from vision.dice import Die, is_sure
-from vision.pipfirst import pips_confirm
+from vision.pip_test import pips_confirm
 from vision.reasons import Doubt
 from vision.whole_face import whole_face
 

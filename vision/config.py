@@ -353,7 +353,7 @@ class LearnedConfig:
     #: A searched place is a die when the classifier gives it this die probability; raising it finds fewer.
     find_die: float = 0.98
     #: In a calibrated tray, a die found with this probability or more whose classical pips say the same
-    #: value is sure (:func:`vision.learned._pips_confirm`); raising it confirms fewer (above 1: none).
+    #: value is sure (:func:`vision.pip_test.pips_confirm`); raising it confirms fewer (above 1: none).
     confirm_found: float = 0.9
     #: ... its pips counted within this many sides of the place found; raising it counts farther pips.
     confirm_reach: float = 0.55

@@ -6,7 +6,7 @@ and the face classifier all miss it, and a game due eight dice reads seven. Its 
 (mock trays 22, 55, 167, 189: black ones with white pips on black felt; 199: a green two on green
 felt; 84: a honey five with dark pips on tan felt). :func:`felt_dice` groups the pips left over in
 the tray, away from every die read, into faces and puts each to the pip test that confirms the
-classifier's finds (:func:`vision.pipfirst.pips_confirm`: counted, laid out as the face's, alone).
+classifier's finds (:func:`vision.pip_test.pips_confirm`: counted, laid out as the face's, alone).
 Pure NumPy and OpenCV: no camera, no I/O.
 
     >>> import numpy as np, cv2
@@ -27,7 +27,8 @@ import numpy as np
 from .candidates import _rect
 from .config import DEFAULT, ReaderConfig
 from .dice import Die
-from .pipfirst import _face_ring, _linked, _pip_die, _round_spots, pips_confirm, side_pip
+from .pip_test import pips_confirm
+from .pipfirst import _face_ring, _linked, _pip_die, _round_spots, side_pip
 
 __all__ = ["felt_dice"]
 

@@ -3,7 +3,7 @@
 sure die whose value it all but rules out, and looks for dice the classical
 passes missed. A die it alone reads otherwise is never sure; a die it alone
 finds is sure only in a calibrated tray, where the classical pips at its
-place, counted and laid out, say the same value (:func:`vision.pipfirst.pips_confirm`).
+place, counted and laid out, say the same value (:func:`vision.pip_test.pips_confirm`).
 """
 
 from __future__ import annotations
@@ -172,7 +172,7 @@ def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int
     read at (:func:`_clear_of_edge`) is no die wholly in the picture, so no part of the throw read (as with
     the classical passes). ``confirm`` (in a calibrated tray, where ``side`` is the measured die's):
     ``confirm(image, x, y, side, value, owned=pips)`` gives the pips ``((x, y), ...)`` px the classical pip test
-    reads there as ``value``, or None (:func:`vision.pipfirst.pips_confirm`); a die the classifier
+    reads there as ``value``, or None (:func:`vision.pip_test.pips_confirm`); a die the classifier
     gives ``config.learned.confirm_found`` or more that it confirms keeps the classifier's
     confidence and no doubt: two independent readings agree (a die whose body is the felt's colour, or whose side faces spoil
     its outline, shows no face to the classical passes but its pips)."""

@@ -34,7 +34,7 @@ from .face import _free_places_empty, _pattern_fit, _span
 from .learned import _clear_of_edge
 from .reasons import Doubt
 
-__all__ = ["add_pip_dice", "pip_dice", "pip_scale", "pips_confirm"]
+__all__ = ["add_pip_dice", "pip_dice", "pip_scale"]
 
 
 
@@ -586,65 +586,3 @@ def add_pip_dice(dice: list[Die], found: list[Die], *, config: ReaderConfig = DE
     found = [e for e in found if not any((near(d, e) and (d.confidence >= e.confidence or within(d, e)))
                                          or front_face(d, e) for d in dice)]
     return [d for d in dice if not any(near(d, e) for e in found)] + found
-
-
-def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
-                  config: ReaderConfig = DEFAULT, owned=(), light: bool | None = None,
-                  glint: bool = False) -> tuple | None:
-    """The pips of a die of ``value`` round ``(x, y)`` px of ``image`` (``H×W×3 uint8 BGR``) as the
-    classical pip test sees them, ``((x, y), ...)`` px, or None when they do not say ``value``.
-
-    Pips are round spots of a black-hat (dark pips) or top-hat (light pips) of 0.45 ``side``
-    (:func:`_round_spots`, the pip-first stage's test) whose centres lie within
-    ``config.learned.confirm_reach`` side of ``(x, y)`` (a found die's place is on a grid of a
-    quarter side). They say ``value`` when there are exactly that many, of one size (areas within a
-    factor 2.5), in that face's pattern (:func:`vision.face._pattern_fit` at least 0.9), their middle
-    within 0.3 side of ``(x, y)``, and, for two or more, the farthest 0.25-0.5 side from their middle
-    (a face's corners, not a pip cluster or the pips of two dice); a one lies within 0.25 side of
-    ``(x, y)``; and no other spot of their size lies within ``config.learned.confirm_alone`` side of
-    their middle (a two's other pip beside a one on a die the felt's colour), for three pips or more
-    within ``config.learned.confirm_alone_face`` (their middle is the face's: a pip it lacks lies within
-    about 0.36 side, a touching die's pips 0.65 or more). A spot larger than a pip (a pip run together
-    with a glint along the die's edge) is looked into again over Otsu's level of its response, as the
-    pip-first stage does (``split_within`` 1.2 side). ``owned``: the pips
-    ``(x, y)`` px of the dice read already; a spot within 0.15 side of one is that die's (a one
-    touching a six has the six's pips within reach), neither this die's nor another round it; nor is
-    a side face's pip (:func:`side_pip`: a near camera shows a one's side faces' pips beside it).
-    ``light``: True looks at light pips only (the shade in a light pip's hollow is a dark spot beside
-    it), False at dark ones only, None at both. ``glint``: spots cut from a glint's streak too
-    (:func:`_round_spots`, ``config.faces.glint_cut`` side), where the classifier must agree."""
-    h, w = image.shape[:2]
-    r = int(side * 1.3) + 2
-    x0, y0 = max(0, int(x) - r), max(0, int(y) - r)
-    x1, y1 = min(w, int(x) + r + 1), min(h, int(y) + r + 1)
-    if x1 - x0 < 8 or y1 - y0 < 8:
-        return None
-    grey = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
-    cx, cy = x - x0, y - y0
-    kernel = _rect(0.45 * side)
-    ops = {None: (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT), True: (cv2.MORPH_TOPHAT,), False: (cv2.MORPH_BLACKHAT,)}
-    for op in ops[light]:
-        resp = cv2.morphologyEx(grey, op, kernel)
-        spots = _round_spots(resp, config.faces.top_pip_least * side * side, 0.08 * side * side, 0.5, split_within=1.2 * side,
-                             glint=config.faces.glint_cut * side if glint else 0.0, config=config)
-        spots = [s for s in spots if not side_pip(s)
-                 and not any(math.hypot(s[0] + x0 - u, s[1] + y0 - v) <= 0.15 * side for u, v in owned)]
-        near = np.array([s[:3] for s in spots if np.hypot(s[0] - cx, s[1] - cy) <= config.learned.confirm_reach * side])
-        if len(near) != value:
-            continue
-        if near[:, 2].max() > 2.5 * near[:, 2].min():
-            continue
-        mid = near[:, :2].mean(axis=0)
-        if np.hypot(mid[0] - cx, mid[1] - cy) > (0.25 if value == 1 else 0.3) * side:
-            continue
-        if value >= 2:
-            far = float(np.hypot(*(near[:, :2] - mid).T).max()) / side
-            if not 0.25 <= far <= 0.5 or _pattern_fit(near[:, :2]) < 0.9:
-                continue
-        # No other pip of their size round them (a two's other pip, a larger face's): the face is whole.
-        like = [s for s in spots if 0.4 <= s[2] / float(np.median(near[:, 2])) <= 2.5]
-        alone = config.learned.confirm_alone if value < 3 else config.learned.confirm_alone_face
-        if sum(np.hypot(s[0] - mid[0], s[1] - mid[1]) <= alone * side for s in like) != value:
-            continue
-        return tuple((float(px + x0), float(py + y0)) for px, py in near[:, :2])
-    return None

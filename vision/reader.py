@@ -56,7 +56,7 @@ from .learned import (
     _rejudge,
     _vetoed,
 )
-from .pipfirst import pips_confirm
+from .pip_test import pips_confirm
 from .reasons import LIFTED_BY_CONFIRMATION, Doubt, Reason
 from .verdict import _shows_pips, beyond_face, part_of_face, pip_beside, pip_span
 from .whole_face import whole_face
@@ -435,7 +435,7 @@ def reread_confirmed(image: np.ndarray, dice: list, side: float, ox: int, oy: in
                      config: ReaderConfig = DEFAULT) -> list:
     """``dice`` (:class:`vision.dice.Die`, px of the input image) with each the classifier reread
     (doubted ``LEARNED``, its classical pips dropped) made sure where the classical pip test at its place
-    (:func:`vision.pipfirst.pips_confirm` on ``image``, the area's crop whose corner lies at ``(ox, oy)``
+    (:func:`vision.pip_test.pips_confirm` on ``image``, the area's crop whose corner lies at ``(ox, oy)``
     in the input, dice of ``side`` px) reads the classifier's value, the pips of the other dice
     set aside: its ``LEARNED`` doubt and those a confirmation lifts go, its confidence rises to
     ``config.sure`` and its pips are those found. Other doubts stay."""
@@ -454,7 +454,7 @@ def reread_confirmed(image: np.ndarray, dice: list, side: float, ox: int, oy: in
 def one_as_two(image: np.ndarray, die, side: float, ox: int, oy: int, others, config: ReaderConfig = DEFAULT):
     """``die``, a one read unsurely round its pip (``die.pips``, px of the input image), as the two the
     classical pip test reads there, or None. A two's middle lies 0.35 side from either pip on a
-    diagonal, so the test (:func:`vision.pipfirst.pips_confirm` on ``image``, the area's crop whose
+    diagonal, so the test (:func:`vision.pip_test.pips_confirm` on ``image``, the area's crop whose
     corner lies at ``(ox, oy)``, dice of ``side`` px, the ``others``' pips set aside) is made round
     eight places that far from the pip (a one the classifier found, without pips: its middle); it
     must read a two holding that pip, always with the same other pip, and no other die may lie within
@@ -489,7 +489,7 @@ def found_confirmed(image: np.ndarray, x: float, y: float, at: float, value: int
                     config: ReaderConfig = DEFAULT, owned=()) -> tuple | None:
     """The pips ``((x, y), ...)`` px of a die of ``value`` the classifier found at ``(x, y)`` px of ``image``
     (``H×W×3 uint8 BGR``) reading it at ``at`` px, as the classical pip test counts them
-    (:func:`vision.pipfirst.pips_confirm`, ``owned`` as there): at ``at``, else at ``dice_side`` (px, the
+    (:func:`vision.pip_test.pips_confirm`, ``owned`` as there): at ``at``, else at ``dice_side`` (px, the
     side of the dice read in a calibrated tray); None when neither says ``value``. A die the search for
     larger dice found (a crop 1.3-1.7 times the dice's side) is a die of the calibrated size all the same:
     its pips are counted at that size too."""

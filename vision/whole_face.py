@@ -5,7 +5,7 @@ face stage and the pip-first stage: two neighbouring pips of a four are then rea
 trays-00388, -00413, -00416), doubted by :func:`vision.verdict.part_of_face` (its pips span less
 than a whole face's) and asked about. :func:`whole_face` looks for the face they are part of round
 them with the classical pip test that confirms the classifier's finds
-(:func:`vision.pipfirst.pips_confirm`: counted, laid out as the face's, alone) and has the face
+(:func:`vision.pip_test.pips_confirm`: counted, laid out as the face's, alone) and has the face
 classifier read it there; where both say the same value, the face is read whole and surely (two
 independent readings agree, as for the classifier's finds). Pure NumPy and OpenCV: no camera, no I/O.
 """
@@ -20,7 +20,7 @@ import numpy as np
 from .config import DEFAULT, ReaderConfig
 from .dice import Die
 from .learned import agreement
-from .pipfirst import pips_confirm
+from .pip_test import pips_confirm
 from .reasons import LIFTED_BY_CONFIRMATION, Doubt
 
 __all__ = ["whole_face"]
@@ -40,7 +40,7 @@ def whole_face(image: np.ndarray, die: Die, side: float, *, others=(), origin=(0
     the input); ``die``: a :class:`vision.dice.Die` of two to four pips (``pips``, px of the input)
     read as part of a face; ``side``: the dice's side, px; ``others``: the other dice read (their pips
     are theirs, and none may lie within 0.7 side of the face found). The pip test
-    (:func:`vision.pipfirst.pips_confirm`) is made round the pips' middle and places 0.3 side from
+    (:func:`vision.pip_test.pips_confirm`) is made round the pips' middle and places 0.3 side from
     it, along and across each pair of its pips, for every value above
     the pips read; each reading must hold every pip read (within 0.12 side). All readings must give
     one value and one face (middles within 0.12 side), and the face classifier (``net``, a

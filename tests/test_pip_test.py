@@ -1,0 +1,56 @@
+"""The classical pip test (:func:`vision.pip_test.pips_confirm`) on a pip run into the face's lit edge
+(issue 38, Durchmarsch trays, eleventh round): the spot of a pip and the edge's light together is
+more than twice the other pips' size, and cut to what stands out over half its own peak it is the
+pip again. The crop is of render trays-00383 (a grey translucent six, its top-left pip joined to the
+face's lit left edge, found by the classifier and left unconfirmed before)."""
+
+import os
+
+import cv2
+import numpy as np
+
+from vision.pip_test import pips_confirm
+
+CROP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "renders", "crops",
+                    "trays-00383-six.jpg")
+SIDE = 63.0  # the dice's side in the render, px
+
+
+def _face(band: int) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """A grey face (side 60 px at (150, 150) on a dark table) with four light pips, its top-left pip
+    joined to a short light band along the face's left edge (its sheen) ``band`` grey levels over the face (the pips
+    stand 120 over it); returns ``(image H×W×3 uint8 BGR, the pips' centres px)``."""
+    img = np.full((300, 300, 3), 40, np.uint8)
+    cv2.rectangle(img, (120, 120), (180, 180), (90, 90, 90), -1)
+    pips = [(135, 135), (165, 135), (135, 165), (165, 165)]
+    cv2.rectangle(img, (122, 125), (130, 145), (90 + band,) * 3, -1)
+    for p in pips:
+        cv2.circle(img, p, 5, (210, 210, 210), -1)
+    return img, pips
+
+
+def test_a_pip_run_into_a_dimmer_lit_edge_is_cut_to_its_core():
+    img, pips = _face(band=55)
+    got = pips_confirm(img, 150.0, 150.0, 60.0, 4)
+    assert got is not None and len(got) == 4
+    for p in pips:  # each pip where it was drawn, the joined one too (not pulled towards the band)
+        assert min(np.hypot(p[0] - x, p[1] - y) for x, y in got) < 1.5
+
+
+def test_a_band_as_bright_as_the_pip_is_not_cut_into_one():
+    img, _ = _face(band=120)  # the band stands out as the pips do: no core of a pip's size in it
+    assert pips_confirm(img, 150.0, 150.0, 60.0, 4) is None
+
+
+def test_the_render_six_is_confirmed_with_its_pips_in_a_six_layout():
+    image = cv2.imread(CROP)
+    assert image is not None, CROP
+    got = pips_confirm(image, 90.0, 90.0, SIDE, 6)
+    assert got is not None and len(got) == 6
+    # A six is point-symmetric about its middle: each pip's mirror is another pip, within 0.05 side
+    # (the pip with the edge's light in it lay 5 px, 0.08 side, towards the edge).
+    pts = np.float64(got)
+    mirrored = 2 * pts.mean(axis=0) - pts
+    assert max(np.hypot(*(pts - q).T).min() for q in mirrored) < 0.05 * SIDE
+    assert pips_confirm(image, 90.0, 90.0, SIDE, 5) is None
+    assert pips_confirm(image, 90.0, 90.0, SIDE, 4) is None

@@ -1,0 +1,123 @@
+"""The classical pip test: whether a die found another way (the classifier, a face read in part, a
+group of pips on felt) shows the pips of its value where it was found.
+
+:func:`pips_confirm` looks for round spots of a pip's size (the pip-first stage's test,
+:func:`vision.pipfirst._round_spots`) round a place and says whether they are that value's face:
+counted, laid out as the face's, of one size, alone. Positions are pixels ``(x, y)`` of the image
+given; sizes are pixels.
+
+    >>> import numpy as np
+    >>> from vision.pip_test import pips_confirm
+    >>> pips_confirm(np.full((120, 120, 3), 200, np.uint8), 60.0, 60.0, 40.0, 1) is None
+    True
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from .candidates import _rect, round_part
+from .config import DEFAULT, ReaderConfig
+from .face import _pattern_fit
+from .pipfirst import _round_spots, side_pip
+
+__all__ = ["pips_confirm"]
+
+
+def _cores(resp: np.ndarray, spots: np.ndarray, config: ReaderConfig) -> np.ndarray | None:
+    """``spots`` (N×3: x, y, area in px of ``resp``, ``H×W uint8``) with each over twice the others'
+    median area cut to its core: its part of ``resp`` over half its own peak (a pip run into the face's
+    lit edge or a sheen stands out of it about twice as much as they do over the face). None when a
+    spot so cut leaves no one round part of 0.4-2.5 the others' median area."""
+    out = spots.copy()
+    for i, (x, y, a) in enumerate(spots):
+        rest = np.delete(spots[:, 2], i)
+        if not len(rest) or a <= 2 * np.median(rest):
+            continue
+        med = float(np.median(rest))
+        r = int(math.sqrt(a)) + 2
+        x0, y0 = max(0, int(x) - r), max(0, int(y) - r)
+        win = resp[y0:int(y) + r + 1, x0:int(x) + r + 1]
+        _n, labels = cv2.connectedComponents((win > config.faces.pip_contrast).astype(np.uint8), connectivity=8)
+        own = labels[min(int(y) - y0, labels.shape[0] - 1), min(int(x) - x0, labels.shape[1] - 1)]
+        if own == 0:
+            return None
+        peak = int(win[labels == own].max())
+        core = ((labels == own) & (win > max(config.faces.pip_contrast, peak // 2))).astype(np.uint8)
+        m, _lab, stats, cents = cv2.connectedComponentsWithStats(core, connectivity=8)
+        parts = [j for j in range(1, m) if 0.4 * med <= stats[j, cv2.CC_STAT_AREA] <= 2.5 * med
+                 and round_part(stats[j, cv2.CC_STAT_AREA], stats[j, 2], stats[j, 3])]
+        if len(parts) != 1:
+            return None
+        j = parts[0]
+        out[i] = (cents[j][0] + x0, cents[j][1] + y0, stats[j, cv2.CC_STAT_AREA])
+    return out
+
+
+def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
+                  config: ReaderConfig = DEFAULT, owned=(), light: bool | None = None,
+                  glint: bool = False) -> tuple | None:
+    """The pips of a die of ``value`` round ``(x, y)`` px of ``image`` (``H×W×3 uint8 BGR``) as the
+    classical pip test sees them, ``((x, y), ...)`` px, or None when they do not say ``value``.
+
+    Pips are round spots of a black-hat (dark pips) or top-hat (light pips) of 0.45 ``side``
+    (:func:`_round_spots`, the pip-first stage's test) whose centres lie within
+    ``config.learned.confirm_reach`` side of ``(x, y)`` (a found die's place is on a grid of a
+    quarter side). They say ``value`` when there are exactly that many, of one size (areas within a
+    factor 2.5), in that face's pattern (:func:`vision.face._pattern_fit` at least 0.9), their middle
+    within 0.3 side of ``(x, y)``, and, for two or more, the farthest 0.25-0.5 side from their middle
+    (a face's corners, not a pip cluster or the pips of two dice); a one lies within 0.25 side of
+    ``(x, y)``; and no other spot of their size lies within ``config.learned.confirm_alone`` side of
+    their middle (a two's other pip beside a one on a die the felt's colour), for three pips or more
+    within ``config.learned.confirm_alone_face`` (their middle is the face's: a pip it lacks lies within
+    about 0.36 side, a touching die's pips 0.65 or more). A spot larger than a pip (a pip run together
+    with a glint along the die's edge) is looked into again over Otsu's level of its response, as the
+    pip-first stage does (``split_within`` 1.2 side). ``owned``: the pips
+    ``(x, y)`` px of the dice read already; a spot within 0.15 side of one is that die's (a one
+    touching a six has the six's pips within reach), neither this die's nor another round it; nor is
+    a side face's pip (:func:`side_pip`: a near camera shows a one's side faces' pips beside it).
+    ``light``: True looks at light pips only (the shade in a light pip's hollow is a dark spot beside
+    it), False at dark ones only, None at both. ``glint``: spots cut from a glint's streak too
+    (:func:`_round_spots`, ``config.faces.glint_cut`` side), where the classifier must agree."""
+    h, w = image.shape[:2]
+    r = int(side * 1.3) + 2
+    x0, y0 = max(0, int(x) - r), max(0, int(y) - r)
+    x1, y1 = min(w, int(x) + r + 1), min(h, int(y) + r + 1)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return None
+    grey = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+    cx, cy = x - x0, y - y0
+    kernel = _rect(0.45 * side)
+    ops = {None: (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT), True: (cv2.MORPH_TOPHAT,), False: (cv2.MORPH_BLACKHAT,)}
+    for op in ops[light]:
+        resp = cv2.morphologyEx(grey, op, kernel)
+        spots = _round_spots(resp, config.faces.top_pip_least * side * side, 0.08 * side * side, 0.5, split_within=1.2 * side,
+                             glint=config.faces.glint_cut * side if glint else 0.0, config=config)
+        spots = [s for s in spots if not side_pip(s)
+                 and not any(math.hypot(s[0] + x0 - u, s[1] + y0 - v) <= 0.15 * side for u, v in owned)]
+        near = np.array([s[:3] for s in spots if np.hypot(s[0] - cx, s[1] - cy) <= config.learned.confirm_reach * side])
+        if len(near) != value:
+            continue
+        if near[:, 2].max() > 2.5 * near[:, 2].min():
+            cut = _cores(resp, near, config)
+            if cut is None or cut[:, 2].max() > 2.5 * cut[:, 2].min():
+                continue
+            spots = [s for s in spots if not any(s[0] == u and s[1] == v for u, v, _a in near)] + [tuple(c) for c in cut]
+            near = cut
+        mid = near[:, :2].mean(axis=0)
+        if np.hypot(mid[0] - cx, mid[1] - cy) > (0.25 if value == 1 else 0.3) * side:
+            continue
+        if value >= 2:
+            far = float(np.hypot(*(near[:, :2] - mid).T).max()) / side
+            if not 0.25 <= far <= 0.5 or _pattern_fit(near[:, :2]) < 0.9:
+                continue
+        # No other pip of their size round them (a two's other pip, a larger face's): the face is whole.
+        like = [s for s in spots if 0.4 <= s[2] / float(np.median(near[:, 2])) <= 2.5]
+        alone = config.learned.confirm_alone if value < 3 else config.learned.confirm_alone_face
+        if sum(np.hypot(s[0] - mid[0], s[1] - mid[1]) <= alone * side for s in like) != value:
+            continue
+        return tuple((float(px + x0), float(py + y0)) for px, py in near[:, :2])
+    return None
