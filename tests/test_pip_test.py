@@ -2,12 +2,15 @@
 (issue 38, Durchmarsch trays, eleventh round): the spot of a pip and the edge's light together is
 more than twice the other pips' size, and cut to what stands out over half its own peak it is the
 pip again. The crop is of render trays-00383 (a grey translucent six, its top-left pip joined to the
-face's lit left edge, found by the classifier and left unconfirmed before)."""
+face's lit left edge, found by the classifier and left unconfirmed before). And dice found by their
+pips alone where no face stands out of the felt (black dice on black felt, render trays-00352),
+at calibration and in a read."""
 
 import os
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.pip_test import pips_confirm
 
@@ -54,3 +57,37 @@ def test_the_render_six_is_confirmed_with_its_pips_in_a_six_layout():
     assert max(np.hypot(*(pts - q).T).min() for q in mirrored) < 0.05 * SIDE
     assert pips_confirm(image, 90.0, 90.0, SIDE, 5) is None
     assert pips_confirm(image, 90.0, 90.0, SIDE, 4) is None
+
+
+def test_a_tray_of_black_dice_on_black_felt_is_calibrated_and_read():
+    """Render trays-00352 (a crop round its tray): black dice with white pips on black felt, no face
+    standing out of it. Read at each side the calibration tries, the face stage read no die; with no
+    die read there was no doubt, so the dice were not looked for by their pips, and the calibration
+    measured no size (the throw then read as no dice at all). A read of a calibrated tray that finds
+    no die now looks for dice by their pips."""
+    from vision.calibrate import calibrate
+    from vision.reader import Reader
+
+    frame = cv2.imread(os.path.join(os.path.dirname(CROP), "trays-00352-black.jpg"))
+    area, warning = calibrate(frame)
+    assert warning is None and 40 <= area.die_size <= 50  # the dice's top faces are about 45 px across
+    read = Reader().read(frame, area=area, expect=7)
+    assert sorted(read.values) == [1, 2, 5, 5, 5, 5, 6] and read.sure, read.reasons
+
+
+def test_calibrating_dice_of_the_felts_colour_too_small_to_judge_gives_an_answer():
+    """A mock tray of dice of the felt's own colour (navy felt, white pips): the calibration's read at
+    no size took a die side of a few pixels from the pips, and the disc of face round a lone pip was
+    all pip, so judging its plainness raised an IndexError; a face with no pixel left is no face."""
+    from hardware.render import RenderStyle, TrayScene
+    from vision.calibrate import calibrate
+
+    style = RenderStyle(size=(1024, 768), die_size=50, tray=(60, 30, 25), tray_inset=0.15, specks=0,
+                        own_colour=1.0)
+    scene = TrayScene(seed=3, style=style)
+    frame = scene.frame(scene.place([2, 3, 5, 6], touching=0))
+    area, warning = calibrate(frame)  # raised IndexError in vision.pipfirst._plainness
+    poly = np.int32(area.polygon)
+    truth = np.int32(scene.polygon)
+    assert cv2.contourArea(poly) == pytest.approx(cv2.contourArea(truth), rel=0.1)
+    assert area.die_size is None or 40 <= area.die_size <= 55

@@ -196,7 +196,8 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
         return add_pip_dice(dice, pip_dice(gray, dice, die_side, same_kind=True, calibrated=True, config=config),
                             config=config)
 
-    doubt = any(d.confidence < config.sure_confidence for d in dice) or (expect is not None and len(dice) != expect)
+    doubt = (not dice or any(d.confidence < config.sure_confidence for d in dice)
+             or (expect is not None and len(dice) != expect))
     if calibrated and doubt:
         dice = by_pips(dice)
     unexplained, foreign = leftovers(dice)

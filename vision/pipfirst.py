@@ -291,7 +291,7 @@ def _linked(adjacent: np.ndarray) -> list[list[int]]:
 
 def _face_ring(gray: np.ndarray, centre, outer: float, holes, squash: np.ndarray | None = None):
     """A face round pips: ``(lightness, (x0, y0, x1, y1), mask)``, or None
-    when under 80% of it is in the picture.
+    when under 80% of it is in the picture or the ``holes`` leave none of it.
 
     The face is the disc of ``outer`` px round ``centre`` (``(x, y)`` px) in
     ``gray`` (``H×W uint8``), less the discs ``holes`` (``(x, y, r)`` px);
@@ -320,6 +320,8 @@ def _face_ring(gray: np.ndarray, centre, outer: float, holes, squash: np.ndarray
         return None
     for hx, hy, r in holes:
         cv2.circle(m, (round(hx - cx0), round(hy - cy0)), round(r) + 1, 0, -1)
+    if not cv2.countNonZero(m):  # the holes cover the disc (a side of a few px): no face to judge
+        return None
     return gray[cy0:cy1, cx0:cx1][m > 0].astype(np.float32), (cx0, cy0, cx1, cy1), m
 
 
