@@ -328,8 +328,12 @@ def _same_place(d: Die, b: Die) -> bool:
 
 def _pips_within(d: Die, b: Die) -> bool:
     """True when every pip of ``d`` is one of ``b``'s (a reading that missed
-    some of ``b``'s pips does not contradict it)."""
-    tol = 0.12 * b.size
+    some of ``b``'s pips does not contradict it): within 0.2 of ``b``'s side of
+    one. A face's pip places lie 0.27 side apart or more (``PIP_LAYOUT``), so a
+    spot that near a pip is that pip seen shifted: run together with its shade
+    or a glint, or with the pip beside it (renders 388, 409: a glossy five and
+    six whose what-stands-out reading, ``hat_pips``, saw such spots)."""
+    tol = 0.2 * b.size
     return all(any(math.hypot(x - u, y - v) < tol for u, v in b.pips) for x, y in d.pips)
 
 
