@@ -64,10 +64,11 @@ def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
     classical pip test sees them, ``((x, y), ...)`` px, or None when they do not say ``value``.
 
     Pips are round spots of a black-hat (dark pips) or top-hat (light pips) of 0.45 ``side``
-    (:func:`_round_spots`, the pip-first stage's test) whose centres lie within
+    (:func:`vision.pipfirst._round_spots`, the pip-first stage's test) whose centres lie within
     ``config.learned.confirm_reach`` side of ``(x, y)`` (a found die's place is on a grid of a
     quarter side). They say ``value`` when there are exactly that many, of one size (areas within a
-    factor 2.5), in that face's pattern (:func:`vision.face._pattern_fit` at least 0.9), their middle
+    factor 2.5, a spot over twice the others' size first cut to its core, :func:`_cores`: a pip run
+    into the face's lit edge), in that face's pattern (:func:`vision.face._pattern_fit` at least 0.9), their middle
     within 0.3 side of ``(x, y)``, and, for two or more, the farthest 0.25-0.5 side from their middle
     (a face's corners, not a pip cluster or the pips of two dice); a one lies within 0.25 side of
     ``(x, y)``; and no other spot of their size lies within ``config.learned.confirm_alone`` side of
@@ -78,7 +79,7 @@ def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
     pip-first stage does (``split_within`` 1.2 side). ``owned``: the pips
     ``(x, y)`` px of the dice read already; a spot within 0.15 side of one is that die's (a one
     touching a six has the six's pips within reach), neither this die's nor another round it; nor is
-    a side face's pip (:func:`side_pip`: a near camera shows a one's side faces' pips beside it).
+    a side face's pip (:func:`vision.pipfirst.side_pip`: a near camera shows a one's side faces' pips beside it).
     ``light``: True looks at light pips only (the shade in a light pip's hollow is a dark spot beside
     it), False at dark ones only, None at both. ``glint``: spots cut from a glint's streak too
     (:func:`_round_spots`, ``config.faces.glint_cut`` side), where the classifier must agree."""
