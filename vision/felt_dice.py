@@ -99,7 +99,7 @@ def _of_felt(image: np.ndarray, grey: np.ndarray, pips, side: float, felt: np.nd
     (their rounded edges catch the light); a glossy die's lit side face under one pip of its dark top,
     0.56; a hand's skin, none. False when under 80% of the disc lies in the picture."""
     ring = _face_ring(grey, tuple(np.mean(pips, axis=0)), 0.42 * side, [(x, y, 0.2 * side - 1) for x, y in pips])
-    if ring is None or not ring[0].size:
+    if ring is None:  # (also where the pips' holes leave none of the disc)
         return False
     _, (x0, y0, x1, y1), mask = ring
     lab = cv2.cvtColor(np.ascontiguousarray(image[y0:y1, x0:x1]), cv2.COLOR_BGR2LAB)[mask > 0].astype(np.float64)

@@ -35,9 +35,9 @@ def _cores(resp: np.ndarray, spots: np.ndarray, config: ReaderConfig) -> np.ndar
     out = spots.copy()
     for i, (x, y, a) in enumerate(spots):
         rest = np.delete(spots[:, 2], i)
-        if not len(rest) or a <= 2 * np.median(rest):
+        med = float(np.median(rest)) if len(rest) else a
+        if a <= 2 * med:
             continue
-        med = float(np.median(rest))
         r = int(math.sqrt(a)) + 2
         x0, y0 = max(0, int(x) - r), max(0, int(y) - r)
         win = resp[y0:int(y) + r + 1, x0:int(x) + r + 1]
@@ -99,15 +99,17 @@ def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
                              glint=config.faces.glint_cut * side if glint else 0.0, config=config)
         spots = [s for s in spots if not side_pip(s)
                  and not any(math.hypot(s[0] + x0 - u, s[1] + y0 - v) <= 0.15 * side for u, v in owned)]
-        near = np.array([s[:3] for s in spots if np.hypot(s[0] - cx, s[1] - cy) <= config.learned.confirm_reach * side])
+        within = np.hypot([s[0] - cx for s in spots], [s[1] - cy for s in spots]) <= config.learned.confirm_reach * side
+        near = np.array([s[:3] for s, w in zip(spots, within) if w])
         if len(near) != value:
             continue
         if near[:, 2].max() > 2.5 * near[:, 2].min():
-            cut = _cores(resp, near, config)
-            if cut is None or cut[:, 2].max() > 2.5 * cut[:, 2].min():
+            near = _cores(resp, near, config)
+            if near is None:
                 continue
-            spots = [s for s in spots if not any(s[0] == u and s[1] == v for u, v, _a in near)] + [tuple(c) for c in cut]
-            near = cut
+            spots = [s for s, w in zip(spots, within) if not w] + [tuple(c) for c in near]
+        if near[:, 2].max() > 2.5 * near[:, 2].min():
+            continue
         mid = near[:, :2].mean(axis=0)
         if np.hypot(mid[0] - cx, mid[1] - cy) > (0.25 if value == 1 else 0.3) * side:
             continue
