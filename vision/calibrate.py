@@ -28,7 +28,7 @@ import numpy as np
 from .candidates import in_shade
 from .config import DEFAULT
 
-__all__ = ["TrayArea", "CalibrationError", "find_tray", "area_from_corners", "measure_dice", "load_area",
+__all__ = ["TrayArea", "CalibrationError", "find_tray", "area_from_corners", "measure_dice", "pips_side", "load_area",
            "calibrate", "CALIBRATION_FILE", "CONTROLS_FILE"]
 
 #: The stored area's file name in the data folder.
@@ -260,22 +260,52 @@ def area_from_corners(corners, frame_size: tuple[int, int]) -> TrayArea:
     return TrayArea(tuple((float(x), float(y)) for x, y in hull), tuple(frame_size))
 
 
-def measure_dice(image: np.ndarray, area: TrayArea) -> TrayArea:
+def measure_dice(image: np.ndarray, area: TrayArea, config=DEFAULT) -> TrayArea:
     """Read the dice lying in the tray and store their size in the area.
 
-    ``image``: ``H×W×3 uint8 BGR`` with a few dice in the tray. Returns a new
-    :class:`TrayArea` with ``die_size`` (pixels, the median side of the dice
-    read with confidence ≥ 0.8; where none is, those read surely at the side
-    they agree with, :func:`searched_sizes`). Raises :class:`CalibrationError`
-    when no die could be read well.
+    ``image``: ``H×W×3 uint8 BGR`` with a few dice in the tray; ``config`` a
+    :class:`vision.config.ReaderConfig`. Returns a new :class:`TrayArea` with
+    ``die_size`` (pixels, the median side of the dice read with confidence ≥ 0.8;
+    where none is, those read surely at the side they agree with,
+    :func:`searched_sizes`). Where the dice read by their outlines are more than
+    ``config.tray.outline_over_pips`` times larger (or smaller) than their pips say
+    (:func:`pips_side`), the outlines took in their shadows or glow (black dice
+    under a lamp, translucent dice: renders of issue 38 measured 1.2-2 times the
+    dice) or were read in part, and the dice are sized by their pips. Raises
+    :class:`CalibrationError` when no die could be read well.
     """
     from .reader import read_throw
 
     r = read_throw(image, area=TrayArea(area.polygon, area.frame_size, None))
-    sizes = [d.size for d in r.dice if d.confidence >= 0.8] or searched_sizes(image, area)
+    sure = [d for d in r.dice if d.confidence >= 0.8]
+    sizes = [d.size for d in sure]
+    outlined = [(d.size, pips_side(d)) for d in sure if d.inner > 0 and pips_side(d) is not None]
+    spans = [s for _o, s in outlined]
+    most = config.tray.outline_over_pips
+    if spans and not 1 / most <= float(np.median([o for o, _s in outlined])) / float(np.median(spans)) <= most:
+        sizes = spans
+    sizes = sizes or searched_sizes(image, area, config)
     if not sizes:
         raise CalibrationError("no die read clearly: put a few dice in the tray, apart, and try again")
     return TrayArea(area.polygon, area.frame_size, float(np.median(sizes)))
+
+
+def pips_side(die) -> float | None:
+    """The side (px) a die's pips say it has: its farthest two pips' distance over that of a face's
+    opposite corner pips in the layout (``PIP_LAYOUT``: pips a quarter side from the middle, the
+    corners 0.707 side apart; every face of 2-6 pips has two). None for a one, or a die whose pips read
+    are not its value's count."""
+    pips = np.asarray(die.pips, np.float64)
+    if not 2 <= die.value <= 6 or len(pips) != die.value:
+        return None
+    far = float(np.max(np.linalg.norm(pips[:, None] - pips[None], axis=2)))
+    return far / (2 * np.sqrt(2) * 0.25)
+
+
+def _pips_agree(die, most: float) -> bool:
+    """Whether ``die``'s side is within ``most`` times (either way) the side its pips say (:func:`pips_side`)."""
+    span = pips_side(die)
+    return span is not None and 1 / most <= die.size / span <= most
 
 
 def searched_sizes(image: np.ndarray, area: TrayArea, config=DEFAULT) -> list[float]:
@@ -283,8 +313,10 @@ def searched_sizes(image: np.ndarray, area: TrayArea, config=DEFAULT) -> list[fl
     side they agree with, or ``[]``: the dice are read (classical passes only) at sides from
     ``config.tray.size_search`` of the tray's shorter side, a step of ``config.tray.size_step`` apart;
     a side is the dice's where at least ``config.tray.size_dice`` dice are read surely at it, the median
-    of their own sides within ``config.tray.size_agree`` of it; the side with the most such dice wins
-    (the first of equals). For a tray whose dice no read measured at the size its parts suggest (a
+    of their own sides within ``config.tray.size_agree`` of it; the side with the most such dice whose
+    pips agree with their size (:func:`pips_side`, within ``config.tray.outline_over_pips``) wins, then
+    the side with the most dice, then the first (pips read as dice at a small side agree with no
+    die's). For a tray whose dice no read measured at the size its parts suggest (a
     die's shadow or a translucent die's glow taken into its outline)."""
     from .dice import is_sure
     from .reader import read_throw
@@ -293,13 +325,16 @@ def searched_sizes(image: np.ndarray, area: TrayArea, config=DEFAULT) -> list[fl
     short = float(min(cv2.minAreaRect(np.asarray(area.polygon, np.float32))[1]))
     bare = TrayArea(area.polygon, area.frame_size, None)
     best: list[float] = []
+    best_rank = (0, 0)
     side = least * short
     while 0 < side <= most * short:
         r = read_throw(image, area=bare, die_size=side, learned=False, config=config)
-        sizes = [d.size for d in r.dice if is_sure(d, config.sure_confidence)]
-        if (len(sizes) >= config.tray.size_dice and len(sizes) > len(best)
+        dice = [d for d in r.dice if is_sure(d, config.sure_confidence)]
+        sizes = [d.size for d in dice]
+        rank = (sum(_pips_agree(d, config.tray.outline_over_pips) for d in dice), len(sizes))
+        if (len(sizes) >= config.tray.size_dice and rank > best_rank
                 and abs(float(np.median(sizes)) / side - 1) <= config.tray.size_agree):
-            best = sizes
+            best, best_rank = sizes, rank
         side *= config.tray.size_step
     return best
 

@@ -504,6 +504,15 @@ class TrayConfig:
     size_agree: float = 0.15
     #: ... (the side with the most such dice is taken); raising it needs more dice in the tray.
     size_dice: int = 2
+    #: At calibration, the dice's outlines (the median side of those read surely) may be at most this many
+    #: times the side their pips say (:func:`vision.calibrate.pips_side`), and at least its inverse;
+    #: beyond, the outlines took in the dice's shadows or glow (or were read in part) and the dice are
+    #: sized by their pips. Whole outlines over pips: the mock trays' calibrations 1.08 (median), 1.2 at
+    #: the 95th percentile, 1.37 at most (a low camera's side faces); renders' 1.0, and 1.5-2 where they
+    #: took in shadows. Also the agreement of a die's size with its pips in the size search (a side where
+    #: pips were read as dice agrees with none; at 1.4, render 458's did). Raising it trusts outlines
+    #: further from their pips.
+    outline_over_pips: float = 1.3
     #: In a calibrated read short of its count, a pip left over is looked at as a die of the felt's colour
     #: (:func:`vision.felt_dice.felt_dice`) only this many die sides or more from every die read (a near
     #: camera's side-face pips lie 0.5-0.75 side from their die's middle, a touching die's face pips 0.8
@@ -531,7 +540,8 @@ class TrayConfig:
 
     def __post_init__(self):
         _check(self, {"size_search": (0.0, 1.0), "size_step": (1.01, 2.0), "size_agree": (0.0, 1.0),
-                      "size_dice": (1, 64), "work": (64, 2048), "step": (0.5, 50.0), "bound": (1.0, 255.0), "solid": (0.0, 1.0),
+                      "size_dice": (1, 64), "outline_over_pips": (1.0, 10.0),
+                      "work": (64, 2048), "step": (0.5, 50.0), "bound": (1.0, 255.0), "solid": (0.0, 1.0),
                       "grow": (0.0, 0.2), "edge": (0.5, 255.0), "least": (0.0, 1.0), "margin": (0, 64), "rim": (0.0, 2.0),
                       "wall_reach": (0.0, 3.0), "shade_reach": (0, 256), "shade_chroma": (0.0, 255.0),
                       "shade_fill": (0.0, 1.0), "shade_walls": (0.0, 20.0), "cast_shade": (0.0, 1.01),
