@@ -121,10 +121,13 @@ def _pips_hold(image: np.ndarray, d: Die, value: int, ox: int, oy: int, config: 
     """Whether the classical pip test (:func:`vision.pip_test.pips_confirm`) at ``d``'s place reads
     ``d``'s own value, every pip of it read, and not the classifier's ``value``: then the classical
     read stands (render trays-00063: a glossy red four, its four pips found round its sheen, that the
-    classifier took for a six). ``image``, ``ox``, ``oy``: as for :func:`_rejudge`."""
+    classifier took for a six). Not for a die with doubts of its own or a pip-like mark where its value
+    has none (``Die.free_mark``): mock trays 90, 249, 1160, 1218 (a loose fit and such a mark: a six's
+    or a four's pips read in part) and 1039 (pips only) were right by the classifier. ``image``,
+    ``ox``, ``oy``: as for :func:`_rejudge`."""
     from .pip_test import pips_confirm
 
-    if not 2 <= d.value <= 6 or len(d.pips) != d.value:
+    if not 2 <= d.value <= 6 or len(d.pips) != d.value or d.doubts or d.free_mark:
         return False
     x, y = d.center[0] - ox, d.center[1] - oy
     return (pips_confirm(image, x, y, d.size, d.value, config) is not None
