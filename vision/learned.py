@@ -26,16 +26,16 @@ def agreement(probs, value: int) -> float:
 
 
 def _rejudge(image: np.ndarray, dice: list[Die], side: float, config: ReaderConfig, ox: int, oy: int, *,
-             sides: tuple[float, ...] | None = None, net=None, calibrated: bool = False) -> tuple[list[Die], int, int]:
+             sides: tuple[float, ...] | None = None, net=None, hold=None) -> tuple[list[Die], int, int]:
     """Dice under ``config.sure_confidence`` read again by the learned classifier.
 
     Where the classifier is sure (``config.learned.rejudge_sure``) of a die and of
     another value, at the surest of its looks at ``sides`` (multiples of
     ``side``, 1.0 among them; ``config.learned.rejudge_sides`` unless the read was
     calibrated), that value replaces the classical one, with confidence at
-    most ``config.learned.most`` (the read stays unsure); in a ``calibrated`` read
-    (a tray seen from above, the dice's size known), not where the classical
-    pip test reads the die's own value, all its pips read, and not the
+    most ``config.learned.most`` (the read stays unsure); given ``hold``, the classical
+    pip test (:func:`vision.pip_test.pips_confirm`, passed in a calibrated read: a tray seen
+    from above, the dice's size known), not where it reads the die's own value, all its pips read, and not the
     classifier's (:func:`_pips_hold`; on the many-colours photos, dice of 20-35
     px read without a tray, that guard lost 3 right reads for 1). Measured on the
     many-colours photos with a model that never saw them, such dice were right
@@ -97,7 +97,7 @@ def _rejudge(image: np.ndarray, dice: list[Die], side: float, config: ReaderConf
         if p[0] >= config.learned.no_die_sure:
             gone.add(i)
         elif (sure >= (config.learned.rejudge_faint if faint else config.learned.rejudge_sure) and value != d.value
-              and not (calibrated and _pips_hold(image, d, value, ox, oy, config))):
+              and not (hold and _pips_hold(image, d, value, ox, oy, config, hold))):
             # The classical pips belong to the old value: dropped.
             out[i] = replace(d, value=value, pips=(), doubts=d.doubts + (Doubt.LEARNED,), confidence=round(
                 min(config.learned.most, d.confidence, float(share) * (1.0 - float(q[0]))), 3))
@@ -117,16 +117,15 @@ def _rejudge(image: np.ndarray, dice: list[Die], side: float, config: ReaderConf
 
 
 
-def _pips_hold(image: np.ndarray, d: Die, value: int, ox: int, oy: int, config: ReaderConfig) -> bool:
+def _pips_hold(image: np.ndarray, d: Die, value: int, ox: int, oy: int, config: ReaderConfig, pips_confirm) -> bool:
     """Whether the classical pip test (:func:`vision.pip_test.pips_confirm`) at ``d``'s place reads
     ``d``'s own value, every pip of it read, and not the classifier's ``value``: then the classical
     read stands (render trays-00063: a glossy red four, its four pips found round its sheen, that the
     classifier took for a six). Not for a die with doubts of its own or a pip-like mark where its value
     has none (``Die.free_mark``): mock trays 90, 249, 1160, 1218 (a loose fit and such a mark: a six's
     or a four's pips read in part) and 1039 (pips only) were right by the classifier. ``image``,
-    ``ox``, ``oy``: as for :func:`_rejudge`."""
-    from .pip_test import pips_confirm
-
+    ``ox``, ``oy``: as for :func:`_rejudge`; ``pips_confirm`` the pip test (passed in: it imports
+    the stages that import this module)."""
     if not 2 <= d.value <= 6 or len(d.pips) != d.value or d.doubts or d.free_mark:
         return False
     x, y = d.center[0] - ox, d.center[1] - oy

@@ -306,7 +306,7 @@ def read_throw(
         # outlines decide it, and a mixed set's may take in part of a face only.
         out, changed, gone = _rejudge(image, out, learned_side, config, ox, oy, net=net,
                                       sides=(1.0,) if die_size else config.learned.rejudge_sides,
-                                      calibrated=bool(die_size))
+                                      hold=pips_confirm if die_size else None)
         if changed and die_size and config.learned.confirm_reread:
             # In a calibrated tray, a die the classifier read as another value whose classical pips at its
             # place say that value (counted, laid out, alone) is sure: two independent readings agree.
