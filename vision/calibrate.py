@@ -27,6 +27,7 @@ import numpy as np
 
 from .candidates import in_shade
 from .config import DEFAULT
+from .verdict import pip_span
 
 __all__ = ["TrayArea", "CalibrationError", "find_tray", "area_from_corners", "measure_dice", "pips_side", "load_area",
            "calibrate", "CALIBRATION_FILE", "CONTROLS_FILE"]
@@ -279,7 +280,7 @@ def measure_dice(image: np.ndarray, area: TrayArea, config=DEFAULT) -> TrayArea:
     r = read_throw(image, area=TrayArea(area.polygon, area.frame_size, None))
     sure = [d for d in r.dice if d.confidence >= 0.8]
     sizes = [d.size for d in sure]
-    outlined = [(d.size, pips_side(d)) for d in sure if d.inner > 0 and pips_side(d) is not None]
+    outlined = [(d.size, span) for d in sure if d.inner > 0 and (span := pips_side(d)) is not None]
     spans = [s for _o, s in outlined]
     most = config.tray.outline_over_pips
     if spans and not 1 / most <= float(np.median([o for o, _s in outlined])) / float(np.median(spans)) <= most:
@@ -291,15 +292,13 @@ def measure_dice(image: np.ndarray, area: TrayArea, config=DEFAULT) -> TrayArea:
 
 
 def pips_side(die) -> float | None:
-    """The side (px) a die's pips say it has: its farthest two pips' distance over that of a face's
-    opposite corner pips in the layout (``PIP_LAYOUT``: pips a quarter side from the middle, the
-    corners 0.707 side apart; every face of 2-6 pips has two). None for a one, or a die whose pips read
-    are not its value's count."""
-    pips = np.asarray(die.pips, np.float64)
-    if not 2 <= die.value <= 6 or len(pips) != die.value:
+    """The side (px) a die's pips say it has: its farthest two pips' distance
+    (:func:`vision.verdict.pip_span`) over that of a face's opposite corner pips in the layout
+    (``PIP_LAYOUT``: pips a quarter side from the middle, the corners 0.707 side apart; every face
+    of 2-6 pips has two). None for a one, or a die whose pips read are not its value's count."""
+    if not 2 <= die.value <= 6 or len(die.pips) != die.value:
         return None
-    far = float(np.max(np.linalg.norm(pips[:, None] - pips[None], axis=2)))
-    return far / (2 * np.sqrt(2) * 0.25)
+    return pip_span(die) / (2 * np.sqrt(2) * 0.25)
 
 
 def _pips_agree(die, most: float) -> bool:
