@@ -105,12 +105,13 @@ def test_the_tray_of_a_rendered_scene_is_found_and_its_throw_never_read_surely_a
     assert sorted(read.values) == sorted(entry["values"]) or not read.sure
 
 
-@pytest.mark.parametrize("image", ["trays-00005.jpg", "trays-00034.jpg", "trays-00024.jpg"])
+@pytest.mark.parametrize("image", ["trays-00005.jpg", "trays-00034.jpg", "trays-00024.jpg", "trays-00490.jpg"])
 def test_a_rendered_throw_is_read_surely_past_its_dice_shadows_and_the_dice_the_classifier_found(image):
     """Renders read right but asked about only for something die-sized left unexplained: each die's cast
     shadow on the felt (trays-00005: white and wooden dice on blue felt; trays-00034: cream dice on green),
     or the place of a die the classical passes missed and the classifier found, its pips confirming it
-    (trays-00024: red ones on blue felt). Calibrated and read with the count, as a game reads them, they
+    (trays-00024: red ones on blue felt), or the lit felt between the shadows of a sun lamp, showing no
+    pip (trays-00490: red, cream and black dice on grey felt). Calibrated and read with the count, as a game reads them, they
     are read right and surely."""
     entry = next(e for e in _renders() if e["image"] == image)
     frame = cv2.imread(os.path.join(RENDERS, image))

@@ -110,7 +110,9 @@ def _leftover(comp: np.ndarray, offset, dice: list[Die], side: float, edge=None,
     uint8``, in the dice's pixels), a die-like part that is a read die's side
     face seen under a close camera (:func:`_side_face_part`) is not counted; with ``shade`` too (``H×W
     uint8``, nonzero where the picture may be the felt in a die's shadow, :func:`shadow_of`), nor a die's cast shadow
-    (:func:`cast_shadow`). ``places``: a list the middle ``(x, y)`` px of each die-like part counted is
+    (:func:`cast_shadow`), nor a part showing no pip (:func:`shows_pip`: every face of a d6 has one; renders:
+    the lit felt between shadows, a shadow beyond ``config.tray.cast_reach``, a die's side face with its
+    pips turned away). ``places``: a list the middle ``(x, y)`` px of each die-like part counted is
     appended to.
     """
     # Only the dice whose grown faces reach the blob can explain any of it.
@@ -137,7 +139,8 @@ def _leftover(comp: np.ndarray, offset, dice: list[Die], side: float, edge=None,
             at = c + np.array(offset, c.dtype)
             if aspect >= 0.5 and fill >= 0.55 and (gray is None or not (
                     _side_face_part(at, gray, near, side, config=config)
-                    or (shade is not None and cast_shadow(at, gray, shade, dice, side, config=config)))):
+                    or (shade is not None and cast_shadow(at, gray, shade, dice, side, config=config))
+                    or (shade is not None and not shows_pip(at, gray, side, config=config)))):
                 die_like += 1
                 if places is not None:
                     places.append(tuple(at.reshape(-1, 2).mean(axis=0).tolist()))
@@ -215,14 +218,36 @@ def cast_shadow(cnt: np.ndarray, gray: np.ndarray, shade: np.ndarray, dice: list
     mid = pts.mean(axis=0)
     if not any(math.dist(d.center, mid) <= config.tray.cast_reach * side for d in dice):
         return False
+    (x0, y0, x1, y1), inside = _part_box(cnt, gray.shape, side)
+    area = cv2.countNonZero(inside)
+    if not area or cv2.countNonZero(cv2.bitwise_and(inside, shade[y0:y1, x0:x1])) < config.tray.cast_shade * area:
+        return False
+    return not shows_pip(cnt, gray, side, config=config)
+
+
+def _part_box(cnt: np.ndarray, shape, side: float):
+    """``((x0, y0, x1, y1), inside)``: the box round a part's contour (``N×1×2``, ``(x, y)`` px) grown by
+    0.3 ``side`` (px) and cut to a picture of ``shape`` ``(H, W, ...)``, and the part's mask in that box
+    (``uint8``, 255 inside)."""
     x, y, bw, bh = cv2.boundingRect(cnt)
-    h, w = gray.shape[:2]
+    h, w = shape[:2]
     pad = int(0.3 * side) + 1
     x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(w, x + bw + pad), min(h, y + bh + pad)
     inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.drawContours(inside, [(cnt - np.array([x0, y0], cnt.dtype)).astype(np.int32)], -1, 255, -1)
-    area = cv2.countNonZero(inside)
-    if not area or cv2.countNonZero(cv2.bitwise_and(inside, shade[y0:y1, x0:x1])) < config.tray.cast_shade * area:
+    return (x0, y0, x1, y1), inside
+
+
+def shows_pip(cnt: np.ndarray, gray: np.ndarray, side: float, *, config: ReaderConfig = DEFAULT) -> bool:
+    """Whether a part of a picture shows a pip-like spot: a spot of a black-hat or top-hat of 0.45 side
+    over ``config.faces.pip_contrast`` covering ``config.faces.top_pip_least`` of a face or more, round
+    (its box no flatter than 1:2 and at least half filled; the black-hat's strips along a narrow shadow
+    are no spot). Every face of a d6 has a pip, so a part showing none is no die's top face.
+
+    ``cnt``: the part's contour (``N×1×2``, ``(x, y)`` px of ``gray``); ``gray``: the picture's lightness
+    (``H×W uint8``); ``side``: the die side, px."""
+    (x0, y0, x1, y1), inside = _part_box(cnt, gray.shape, side)
+    if not cv2.countNonZero(inside):
         return False
     least = config.faces.top_pip_least * side * side
     # Spots against the part itself: what lies beyond it painted its median, so its edge against the
@@ -236,8 +261,8 @@ def cast_shadow(cnt: np.ndarray, gray: np.ndarray, shade: np.ndarray, dice: list
         for i in range(1, n):
             bw, bh, a = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT], stats[i, cv2.CC_STAT_AREA]
             if a >= least and min(bw, bh) >= 0.5 * max(bw, bh) and a >= 0.5 * bw * bh:
-                return False  # a round spot of a pip's size or more: maybe a die's pip
-    return True
+                return True
+    return False
 
 
 def _foreign(lab: np.ndarray, dice: list[Die], side: float, config: ReaderConfig, inside: np.ndarray) -> int:

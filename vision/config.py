@@ -308,12 +308,20 @@ class PipsConfig:
     off_face_level: int = 40
     #: The reach of a two's second pip from its first, in die sides (least, most).
     two_reach: tuple[float, float] = (0.55, 0.95)
+    #: A two's pips differ in area by at most this factor (renders: a one's pip and a side face's pip,
+    #: foreshortened beside it, 2.0-2.1; a two's own at most 1.2, mock tray 139's 1.64, then asked about);
+    #: raising it takes more such pairs for twos.
+    two_areas: float = 1.6
+    #: A one found from its pip lies this many sides or more from every die read (touching dice: 0.93-1.0,
+    #: renders 510, 537; a die's side-face pips lie nearer); raising it refuses more ones beside dice.
+    one_clear: float = 0.9
 
     def __post_init__(self):
         _check(self, {"sure": (0.0, 1.0), "most": (0.0, 1.0), "one_most": (0.0, 1.0), "front_slant": (0.0, 1.0),
                       "least_slant": (0.0, 1.0), "blocking": (0.0, 1.0), "pip_share": (0.01, 1.0),
                       "smallest_die": (0.0, 1.0), "one_off_face": (0.0, 1.0), "off_face_level": (1, 255),
-                      "two_reach": (0.0, 3.0)})
+                      "two_reach": (0.0, 3.0), "two_areas": (1.0, 10.0),
+                      "one_clear": (0.5, 3.0)})
 
 
 @dataclass(frozen=True)

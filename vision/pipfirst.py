@@ -376,7 +376,9 @@ def _pip_group_die(pips: np.ndarray, gray: np.ndarray, marks: tuple[np.ndarray, 
     """A die from a group of 2-6 pips (``N×6``: ``x, y, area`` in px and px²,
     and their shapes ``xx, xy, yy``, see :func:`_round_spots`), or None.
 
-    The pips must be of like size (spread of areas at most 35%), make a
+    The pips must be of like size (spread of areas at most 35%; a two's
+    at most ``config.pips.two_areas`` apart: a one's pip and the
+    foreshortened pip of a side face seen beside it are no two), make a
     face's pattern (:func:`_pattern_fit`) with a pip spacing of 0.17-0.36
     side (the layout's outer pips sit about 0.27 side from the centre), and
     lie on a plain face that ends (:func:`_face_ends`): over the face's disc,
@@ -393,6 +395,8 @@ def _pip_group_die(pips: np.ndarray, gray: np.ndarray, marks: tuple[np.ndarray, 
     pts, areas = pips[:, :2], pips[:, 2]
     if areas.std() > 0.35 * areas.mean():
         return None
+    if n == 2 and areas.max() > config.pips.two_areas * areas.min():
+        return None  # a one's pip and a side face's, foreshortened (renders 483, 498, 530)
     mid = pts.mean(axis=0)
     if any(math.dist(mid, d.center) < 0.85 * max(side, d.size) for d in blocking):
         return None
@@ -465,7 +469,8 @@ def _lone_pip_die(pip, gray: np.ndarray, marks: tuple[np.ndarray, np.ndarray], s
     class and the face differs from the pip by more than its own spread of
     lightness. The face must end (:func:`_face_ends`: a round mark on a
     plain tray, a screw head, has no die round it). The die's centre must
-    be at least 1.05 side from every die read from its face (``blocking``).
+    be at least ``config.pips.one_clear`` side from every die read from its face (``blocking``;
+    a die touching it lies about a side off).
     It may be sure when it scored ``config.pips.sure``, its face (0.6
     side round the pip) is inside the picture, and none of the pips
     ``near`` it (``(x, y)`` px, within a two's reach) lies on its face: a
@@ -480,7 +485,7 @@ def _lone_pip_die(pip, gray: np.ndarray, marks: tuple[np.ndarray, np.ndarray], s
     r = math.sqrt(a / math.pi)
     if not 0.06 * side <= r <= 0.16 * side:
         return None
-    if any(math.dist((x, y), d.center) < 1.05 * max(side, d.size) for d in blocking):
+    if any(math.dist((x, y), d.center) < config.pips.one_clear * max(side, d.size) for d in blocking):
         return None
     ring = _face_ring(gray, (x, y), 0.42 * side, [(x, y, 1.6 * r)])
     if ring is None:
