@@ -309,9 +309,9 @@ class PipsConfig:
     #: The reach of a two's second pip from its first, in die sides (least, most).
     two_reach: tuple[float, float] = (0.55, 0.95)
     #: A two's pips differ in area by at most this factor (renders: a one's pip and a side face's pip,
-    #: foreshortened beside it, 2.0-2.1; a two's own at most 1.2, mock tray 139's 1.64, then asked about);
-    #: raising it takes more such pairs for twos.
-    two_areas: float = 1.6
+    #: foreshortened beside it, 1.97-2.05; twos' own: mock tray 139's 1.64, render 21's 1.66); raising it
+    #: takes more such pairs for twos.
+    two_areas: float = 1.8
     #: A one found from its pip lies this many sides or more from every die read (touching dice: 0.93-1.0,
     #: renders 510, 537; a die's side-face pips lie nearer); raising it refuses more ones beside dice.
     one_clear: float = 0.9
