@@ -429,26 +429,25 @@ def _shadow_beside_a_die(colour, at=(250, 150), pip=False):
     return img, cnt, die, felt
 
 
-@pytest.mark.parametrize("colour, at, pip, shadow", [
-    ((70, 22, 5), (250, 150), False, True),    # the felt's hue, dark, its chroma kept more than its lightness
-    ((70, 22, 5), (250, 150), True, False),    # ... with a pip in it: maybe a die of the felt's colour
-    ((70, 22, 5), (420, 150), False, False),   # ... 3.4 sides from the die: no shadow of it
-    ((10, 20, 70), (250, 150), False, False),  # dark red on blue felt: not the felt's hue
-    ((210, 120, 60), (250, 150), False, False),  # lighter than the felt
+@pytest.mark.parametrize("colour, at, pip", [
+    ((70, 22, 5), (250, 150), False),    # the felt's hue, dark: a die's cast shadow
+    ((70, 22, 5), (250, 150), True),     # ... with a pip in it: maybe a die of the felt's colour
+    ((70, 22, 5), (420, 150), False),    # ... 3.4 sides from the die
+    ((10, 20, 70), (250, 150), False),   # dark red on blue felt
+    ((10, 20, 70), (250, 150), True),    # ... with a pip
+    ((210, 120, 60), (250, 150), False),  # lighter than the felt
 ])
-def test_a_part_beside_a_die_is_its_cast_shadow_only_when_dark_felt_without_pips(colour, at, pip, shadow):
+def test_a_part_beside_a_die_shows_a_pip_only_when_it_has_one(colour, at, pip):
     """A die's cast shadow on the felt (renders: dark blue beside a white die on blue felt) is left
-    beyond the face a die explains; it is no unread die when it is the felt's hue at most its chroma
-    and no lighter, lies beside a die read, and shows no round pip."""
-    from vision.candidates import cast_shadow, shadow_of
-
-    img, cnt, die, felt = _shadow_beside_a_die(colour, at, pip)
-    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
-    gray = lab[..., 0]
-    shade = shadow_of(lab, felt, ReaderConfig().tray.cast_chroma)
-    assert cast_shadow(cnt, gray, shade, [die], 80.0) is shadow
-    # With a cast_shade over 1, nothing is a shadow.
+    beyond the face a die explains; in a calibrated tray a part showing no pip is no unread die
+    (:func:`vision.candidates.shows_pip`), whatever its colour or place; a part with a round pip may be
+    one. With the pips' contrast out of reach (255) no part shows one."""
     from dataclasses import replace
 
+    from vision.candidates import shows_pip
+
+    img, cnt, _, _ = _shadow_beside_a_die(colour, at, pip)
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)[..., 0]
+    assert shows_pip(cnt, gray, 80.0) is pip
     cfg = ReaderConfig()
-    assert not cast_shadow(cnt, gray, shade, [die], 80.0, config=replace(cfg, tray=replace(cfg.tray, cast_shade=1.01)))
+    assert not shows_pip(cnt, gray, 80.0, config=replace(cfg, faces=replace(cfg.faces, pip_contrast=255)))

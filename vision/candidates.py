@@ -97,7 +97,7 @@ def _touches_edge(rect, offset, size) -> bool:
 
 
 def _leftover(comp: np.ndarray, offset, dice: list[Die], side: float, edge=None, *,
-              gray: np.ndarray | None = None, shade: np.ndarray | None = None, places: list | None = None,
+              gray: np.ndarray | None = None, in_tray: bool = False, places: list | None = None,
               config: ReaderConfig = DEFAULT) -> tuple[int, int]:
     """What of a blob the dice read in it do not explain: ``(die-like parts, large parts)``.
 
@@ -108,10 +108,9 @@ def _leftover(comp: np.ndarray, offset, dice: list[Die], side: float, edge=None,
     px), a die-like part touching the image's edge is not counted: it is no
     die wholly in the picture. With ``gray`` (the image's lightness, ``H×W
     uint8``, in the dice's pixels), a die-like part that is a read die's side
-    face seen under a close camera (:func:`_side_face_part`) is not counted; with ``shade`` too (``H×W
-    uint8``, nonzero where the picture may be the felt in a die's shadow, :func:`shadow_of`), nor a die's cast shadow
-    (:func:`cast_shadow`), nor a part showing no pip (:func:`shows_pip`: every face of a d6 has one; renders:
-    the lit felt between shadows, a shadow beyond ``config.tray.cast_reach``, a die's side face with its
+    face seen under a close camera (:func:`_side_face_part`) is not counted; when ``in_tray`` too (a
+    read in a calibrated tray, its walls known), nor a part showing no pip (:func:`shows_pip`: every face of a d6 has one;
+    renders: a die's cast shadow on the felt, the lit felt between shadows, a die's side face with its
     pips turned away). ``places``: a list the middle ``(x, y)`` px of each die-like part counted is
     appended to.
     """
@@ -139,8 +138,7 @@ def _leftover(comp: np.ndarray, offset, dice: list[Die], side: float, edge=None,
             at = c + np.array(offset, c.dtype)
             if aspect >= 0.5 and fill >= 0.55 and (gray is None or not (
                     _side_face_part(at, gray, near, side, config=config)
-                    or (shade is not None and cast_shadow(at, gray, shade, dice, side, config=config))
-                    or (shade is not None and not shows_pip(at, gray, side, config=config)))):
+                    or (in_tray and not shows_pip(at, gray, side, config=config)))):
                 die_like += 1
                 if places is not None:
                     places.append(tuple(at.reshape(-1, 2).mean(axis=0).tolist()))
@@ -198,31 +196,6 @@ def _side_face_part(cnt: np.ndarray, gray: np.ndarray, dice: list[Die], side: fl
         short = np.linalg.eigh(np.array([[xx, xy], [xy, yy]]))[1][:, 0]
         flat += abs(float(short @ toward)) >= math.cos(math.radians(45))
     return flat > 0
-
-
-def cast_shadow(cnt: np.ndarray, gray: np.ndarray, shade: np.ndarray, dice: list[Die], side: float, *,
-                config: ReaderConfig = DEFAULT) -> bool:
-    """Whether a part no die explains is a read die's cast shadow on the felt.
-
-    ``cnt``: the part's contour (``N×1×2``, ``(x, y)`` px of ``gray``); ``gray``: the picture's lightness
-    (``H×W uint8``); ``shade``: ``H×W uint8``, nonzero where the picture may be the tray's felt in a die's
-    shadow (:func:`shadow_of`); ``dice``: the dice read, px of ``gray``; ``side``: the die side, px.
-    It is one when at least ``config.tray.cast_shade`` of it is felt in shade, its middle lies within
-    ``config.tray.cast_reach`` sides of a die read (a die's shadow falls beside it; renders: the part left
-    beyond the die's grown face, 0.9-1.4 sides from its middle), and it shows no pip: no spot of a
-    black-hat or top-hat of 0.45 side over ``config.faces.pip_contrast`` covering
-    ``config.faces.top_pip_least`` of a face or more (a die whose body is the felt's colour, in shade,
-    still shows its pips; the black-hat's strips along a narrow shadow are no spot: a spot is round, its
-    box no flatter than 1:2 and at least half filled)."""
-    pts = cnt.reshape(-1, 2).astype(np.float64)
-    mid = pts.mean(axis=0)
-    if not any(math.dist(d.center, mid) <= config.tray.cast_reach * side for d in dice):
-        return False
-    (x0, y0, x1, y1), inside = _part_box(cnt, gray.shape, side)
-    area = cv2.countNonZero(inside)
-    if not area or cv2.countNonZero(cv2.bitwise_and(inside, shade[y0:y1, x0:x1])) < config.tray.cast_shade * area:
-        return False
-    return not shows_pip(cnt, gray, side, config=config)
 
 
 def _part_box(cnt: np.ndarray, shape, side: float):
@@ -320,20 +293,6 @@ def in_shade(lab: np.ndarray, ref, chroma: float, lighter: float = 0.0) -> np.nd
     da = f[..., 1] - 128 - (float(ref[1]) - 128) * dim
     db = f[..., 2] - 128 - (float(ref[2]) - 128) * dim
     return ((f[..., 0] <= float(ref[0]) + lighter) & (np.hypot(da, db) <= chroma)).astype(np.uint8)
-
-
-def shadow_of(lab: np.ndarray, ref, chroma: float) -> np.ndarray:
-    """``H×W uint8``, 1 where ``lab`` (``H×W×3`` uint8 CIELAB, OpenCV's scale) may be the colour ``ref`` (Lab)
-    in a die's cast shadow: no lighter, and its a and b within ``chroma`` of the felt's hue at any chroma
-    up to the felt's (the segment from grey to ``ref``'s a, b). A die's shadow is deep and lit by the
-    room round it, so its colour keeps the felt's hue but not its chroma in proportion to the lightness
-    (renders: a blue felt's L 64 at 0.3 of it, its a, b at 0.6-0.8; :func:`in_shade` wants them at 0.3)."""
-    f = lab.astype(np.float32)
-    ab = f[..., 1:] - 128.0
-    to = np.array([float(ref[1]) - 128.0, float(ref[2]) - 128.0], np.float32)
-    t = np.clip(ab @ to / max(1e-6, float(to @ to)), 0.0, 1.0)
-    off = np.hypot(ab[..., 0] - t * to[0], ab[..., 1] - t * to[1])
-    return ((f[..., 0] <= float(ref[0])) & (off <= chroma)).astype(np.uint8)
 
 
 def _colour_pips(lab: np.ndarray, cands) -> list:

@@ -26,7 +26,6 @@ from .candidates import (
     _wholly_inside,
     hat_pips,
     in_shade,
-    shadow_of,
 )
 from .config import DEFAULT, ReaderConfig
 from .dice import (
@@ -75,11 +74,9 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
     gray = lab[..., 0]
     fg = _foreground(lab, config)
-    shade = None
     if walls is not None:
         felt = np.median(lab[::4, ::4].reshape(-1, 3), axis=0)
         fg[(walls > 0) & (in_shade(lab, felt, config.tray.shade_chroma) > 0)] = 0
-        shade = shadow_of(lab, felt, config.tray.cast_chroma)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, _ELLIPSE3)
     long_side = max(h, w)
     min_area = (config.min_die * long_side) ** 2
@@ -187,7 +184,7 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
                 if _mostly_beyond(comp > 0, beyond, offset):
                     continue
                 die_like, large = _leftover(comp, offset, dice, at, (w, h) if edge else None, gray=gray,
-                                            shade=shade, places=places, config=config)
+                                            in_tray=walls is not None, places=places, config=config)
                 unexplained += die_like
                 foreign += large
         return Unexplained(unexplained, places), foreign

@@ -488,17 +488,6 @@ class TrayConfig:
     #: shade) may stop short of the wall by more than that (renders: 20 dice against a wall missed or cut
     #: by the outline). Raising it also takes in dice set aside against the tray's outer rim.
     wall_reach: float = 0.6
-    #: In a calibrated read, a die-like part no die explains is a die's cast shadow when at least this
-    #: share of it is the felt in a die's shadow (:func:`vision.candidates.shadow_of`), it lies beside a die
-    #: read and shows no pip (:func:`vision.candidates.cast_shadow`; renders 0-135: the only doubt of 4 reads
-    #: right, 13 such parts); raising it takes fewer parts for shadows (above 1: none).
-    cast_shade: float = 0.9
-    #: ... beside: its middle within this many die sides of a die read's middle (a die's shadow falls
-    #: against it, at most about a side long under a light 45° up); raising it takes farther parts.
-    cast_reach: float = 1.5
-    #: ... the felt in a die's shadow: no lighter than the felt, its colour (Lab a, b) within this of the
-    #: felt's hue at any lesser chroma (renders: 0.1-2.8); raising it takes more colours for shadow.
-    cast_chroma: float = 6.0
     #: At calibration, where no die was read surely at the size the picture's parts suggest (each die's
     #: shadow or its translucent body's glow taken into its outline: renders measured 2 sides), the dice
     #: are read at sides from this share of the tray's shorter side to that (dice 12-25 mm in trays of
@@ -552,8 +541,7 @@ class TrayConfig:
                       "work": (64, 2048), "step": (0.5, 50.0), "bound": (1.0, 255.0), "solid": (0.0, 1.0),
                       "grow": (0.0, 0.2), "edge": (0.5, 255.0), "least": (0.0, 1.0), "margin": (0, 64), "rim": (0.0, 2.0),
                       "wall_reach": (0.0, 3.0), "shade_reach": (0, 256), "shade_chroma": (0.0, 255.0),
-                      "shade_fill": (0.0, 1.0), "shade_walls": (0.0, 20.0), "cast_shade": (0.0, 1.01),
-                      "cast_reach": (0.0, 5.0), "cast_chroma": (0.0, 255.0), "felt_clear": (0.0, 3.0),
+                      "shade_fill": (0.0, 1.0), "shade_walls": (0.0, 20.0), "felt_clear": (0.0, 3.0),
                       "felt_link": (0.0, 2.0), "felt_inset": (0.0, 3.0), "felt_shade": (0.0, 1.0), "felt_colour": (0.0, 255.0),
                       "felt_plain": (0.0, 1.0)})
 
