@@ -3,7 +3,9 @@ a one's pip and the pip of its side face seen beside it (foreshortened, about ha
 (:attr:`vision.config.PipsConfig.two_areas`; the crop is of render trays-00483: a cream one under a sun
 lamp beside a six); a one touching a die read is a die (:attr:`vision.config.PipsConfig.one_clear`;
 renders trays-00510, trays-00537); and a part of a tray's picture that no die explains and that shows no
-pip is no die (:func:`vision.candidates.shows_pip`; render trays-00490 in ``tests/test_tray_tables.py``)."""
+pip is no die (:func:`vision.candidates.shows_pip`; render trays-00490 in ``tests/test_tray_tables.py``);
+fourteenth round: a one read as a loose two with its side face's pip is the one
+(:func:`vision.whole_face.one_of_two`; renders trays-00572, trays-00584)."""
 
 import os
 from dataclasses import replace
@@ -17,6 +19,8 @@ from vision.config import DEFAULT, ConfigError, PipsConfig
 from vision.dice import Die
 from vision.pipfirst import pip_dice
 from vision.reader import read_throw
+from vision.reasons import Doubt
+from vision.whole_face import one_of_two
 
 CROPS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "renders", "crops")
 
@@ -36,6 +40,7 @@ def test_a_one_and_its_side_faces_pip_are_no_two(two_areas, values):
 def test_settings_out_of_range_are_refused(setting):
     with pytest.raises(ConfigError):
         PipsConfig(**setting)
+
 
 
 @pytest.mark.parametrize("one_clear, ones", [(DEFAULT.pips.one_clear, 1), (1.05, 0)])
@@ -69,3 +74,32 @@ def test_a_plain_patch_shows_no_pip_and_a_face_with_a_pip_does():
     assert not shows_pip(cnt, gray, 40.0)
     cv2.circle(gray, (100, 100), 4, 20, -1)  # a pip: 0.2 of the side wide
     assert shows_pip(cnt, gray, 40.0)
+
+
+def _two(pips, size):
+    """A :class:`Die` read as a loose two of ``pips`` (``(x, y)`` px) and ``size`` px, as the face stage
+    reads a one beside its side face's pip: pips only, a loose fit."""
+    mx, my = np.mean(pips, axis=0)
+    r = size / 2
+    return Die(2, (float(mx), float(my)), size, ((mx - r, my - r), (mx + r, my - r), (mx + r, my + r), (mx - r, my + r)),
+               0.79, pips=tuple(pips), doubts=(Doubt.PIPS_ONLY, Doubt.LOOSE_FIT))
+
+
+def test_a_one_read_as_a_two_with_its_side_faces_pip_is_read_as_the_one():
+    """Render trays-00572 (a translucent grey one on teal felt under a sun lamp, lossless crop): its pip
+    and its side face's, 0.51 side apart, were read as a loose two; the pip test finds a one alone at
+    exactly one of them, and the classifier agrees: a sure one there, of the dice's side."""
+    image = cv2.imread(os.path.join(CROPS, "trays-00572-one.png"))
+    one = one_of_two(image, _two([(103.6, 77.1), (106.2, 107.8)], 46.3), 58.0)
+    assert one is not None and one.value == 1
+    assert np.hypot(one.center[0] - 106.2, one.center[1] - 107.8) < 2
+    assert one.size == 58.0 and one.confidence >= DEFAULT.sure and not one.doubts
+
+
+def test_a_real_two_is_no_one():
+    """Two red twos of render trays-00584 (lossless crop): at neither pip is a one alone, for the other
+    pip lies within a face of it."""
+    image = cv2.imread(os.path.join(CROPS, "trays-00584-twos.png"))
+    a, b = _two([(89.2, 103.8), (60.9, 123.1)], 44.9), _two([(74.5, 50.6), (93.9, 79.1)], 45.1)
+    assert one_of_two(image, a, 45.0, others=[b]) is None
+    assert one_of_two(image, b, 45.0, others=[a]) is None

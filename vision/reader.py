@@ -59,7 +59,7 @@ from .learned import (
 from .pip_test import pips_confirm
 from .reasons import LIFTED_BY_CONFIRMATION, Doubt, Reason
 from .verdict import _shows_pips, beyond_face, part_of_face, pip_beside, pip_span
-from .whole_face import whole_face
+from .whole_face import one_of_two, whole_face
 
 __all__ = [
     "Reader",
@@ -180,7 +180,8 @@ def read_throw(
     reader look for dice by their pips (:mod:`vision.pipfirst`), last for
     dice of the felt's colour whose outline no stage saw (:mod:`vision.felt_dice`); after a
     calibration, a die read from part of its face's pips is read whole where the pip test and the
-    classifier find that face round it (:mod:`vision.whole_face`). ``area``: a
+    classifier find that face round it, and a loose two that is a one beside its side face's pip is
+    read as that one (:mod:`vision.whole_face`). ``area``: a
     :class:`vision.calibrate.TrayArea` (or any object with ``polygon``, a
     list of ``(x, y)`` pixels): only dice whose centre lies inside it are
     read, dice set aside outside it are ignored. ``die_size``: the die side in
@@ -397,6 +398,9 @@ def read_throw(
             # in the picture as it was, for the face may reach beyond the outline found (its walls' shade).
             out = [(whole_face(picture, d, dice_side, others=out[:i] + out[i + 1:], net=net, config=config) or d)
                    if part[i] else d for i, d in enumerate(out)]
+            # A loose two of pips closer than a face's corners may be a one and its side face's pip.
+            out = [(one_of_two(picture, d, dice_side, others=out[:i] + out[i + 1:], net=net, config=config) or d)
+                   if part[i] and d.value == 2 and Doubt.LOOSE_FIT in d.doubts else d for i, d in enumerate(out)]
         # A one read unsurely may be a two whose other pip its reading lost (on a die of the felt's colour).
         out = [(one_as_two(image, d, dice_side, ox, oy, [o for o in out if o is not d], config) or d)
                if d.value == 1 and not is_sure(d, config.sure_confidence) else d for d in out]

@@ -7,7 +7,10 @@ than a whole face's) and asked about. :func:`whole_face` looks for the face they
 them with the classical pip test that confirms the classifier's finds
 (:func:`vision.pip_test.pips_confirm`: counted, laid out as the face's, alone) and has the face
 classifier read it there; where both say the same value, the face is read whole and surely (two
-independent readings agree, as for the classifier's finds). Pure NumPy and OpenCV: no camera, no I/O.
+independent readings agree, as for the classifier's finds). :func:`one_of_two` reads a two whose pips
+lie closer than a face's corners as the one whose pip is one of them, the other its side face's (renders
+trays-00569, -00572, -00584: a one beside its side face's pip, read as a loose two). Pure NumPy and OpenCV:
+no camera, no I/O.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from .learned import agreement
 from .pip_test import pips_confirm
 from .reasons import LIFTED_BY_CONFIRMATION, Doubt
 
-__all__ = ["whole_face"]
+__all__ = ["one_of_two", "whole_face"]
 
 #: How far from the middle of the pips read the whole face's middle is looked for, in die sides (and at
 #: that middle itself: a five's middle and a corner): a four's or a six's two neighbouring pips lie 0.25
@@ -88,5 +91,46 @@ def whole_face(image: np.ndarray, die: Die, side: float, *, others=(), origin=(0
     cx, cy = fx + ox, fy + oy
     lifted = LIFTED_BY_CONFIRMATION | {Doubt.LEARNED}
     return replace(die, value=value, center=(cx, cy), size=side, inner=0.0, pips=tuple((x + ox, y + oy) for x, y in pips),
+                   corners=((cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half), (cx - half, cy + half)),
+                   confidence=max(die.confidence, config.sure), doubts=tuple(x for x in die.doubts if x not in lifted))
+
+
+def one_of_two(image: np.ndarray, die: Die, side: float, *, others=(), origin=(0, 0), net=None,
+               config: ReaderConfig = DEFAULT) -> Die | None:
+    """``die``, a two read as part of a face, read as a one at one of its pips, or None.
+
+    ``image``: ``H×W×3 uint8 BGR``, the tray's crop whose corner lies at ``origin`` (``(x, y)`` px of
+    the input); ``die``: a :class:`vision.dice.Die` of two pips (``pips``, px of the input) closer than a
+    face's corners (:func:`vision.verdict.part_of_face`); ``side``: the dice's side, px; ``others``: the
+    other dice read (their pips are theirs, and none may lie within 0.7 side of the one found). A near
+    camera shows a one's side faces with their pips beside its top face; a side face's pip and the
+    one's pip read as a two spanning 0.5-0.6 side (renders trays-00569, -00572, -00584), where a two's
+    corners lie 0.55-0.8 side apart. The pip test (:func:`vision.pip_test.pips_confirm`: counted,
+    alone, a side face's flattened pip not counted) is made round each of the two pips for a one; it
+    must say one at exactly one of them, and the face classifier (``net``; None: the shipped one),
+    looking there at ``side``, must read a one with at least ``config.learned.confirm_sure``. The one
+    found is sure as :func:`whole_face`'s faces are: its outline an upright square of ``side`` round its
+    pip.
+    """
+    if len(die.pips) != 2:
+        return None
+    ox, oy = origin
+    owned = [(x - ox, y - oy) for o in others for x, y in o.pips]
+    found = [pips for pips in (pips_confirm(image, x - ox, y - oy, side, 1, config=config, owned=owned, glint=True)
+                               for x, y in die.pips) if pips]
+    if len(found) != 1:
+        return None
+    (fx, fy), = found[0]
+    if any(math.dist(o.center, (fx + ox, fy + oy)) < 0.7 * side for o in others):
+        return None
+    from .facenet import _default_net
+
+    net = net or _default_net()
+    if agreement(net.classify(image, [(fx, fy)], side, turns=True)[0], 1) < config.learned.confirm_sure:
+        return None
+    half = side / 2
+    cx, cy = fx + ox, fy + oy
+    lifted = LIFTED_BY_CONFIRMATION | {Doubt.LEARNED}
+    return replace(die, value=1, center=(cx, cy), size=side, inner=0.0, pips=((cx, cy),),
                    corners=((cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half), (cx - half, cy + half)),
                    confidence=max(die.confidence, config.sure), doubts=tuple(x for x in die.doubts if x not in lifted))
