@@ -105,7 +105,7 @@ def one_of_two(image: np.ndarray, die: Die, side: float, *, others=(), origin=(0
     other dice read (their pips are theirs, and none may lie within 0.7 side of the one found). A near
     camera shows a one's side faces with their pips beside its top face; a side face's pip and the
     one's pip read as a two spanning 0.5-0.6 side (renders trays-00569, -00572, -00584), where a two's
-    corners lie 0.55-0.8 side apart. The pip test (:func:`vision.pip_test.pips_confirm`: counted,
+    corners lie 0.55-0.85 side apart (renders 481-600). The pip test (:func:`vision.pip_test.pips_confirm`: counted,
     alone, a side face's flattened pip not counted) is made round each of the two pips for a one; it
     must say one at exactly one of them, and the face classifier (``net``; None: the shipped one),
     looking there at ``side``, must read a one with at least ``config.learned.confirm_sure``. The one
