@@ -118,15 +118,10 @@ def find_tray(image: np.ndarray, *, min_share: float = 0.15) -> TrayArea:
     tray_label = int(np.bincount(centre.ravel(), minlength=3).argmax())
     mask = (labels == tray_label).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-    n, comp, stats, _ = cv2.connectedComponentsWithStats(mask)
+    n, comp = cv2.connectedComponents(mask)
     if n <= 1:
         raise CalibrationError("no tray found in the middle of the picture")
-    # The component covering most of the centre third.
-    mid = comp[sh // 3: 2 * sh // 3, sw // 3: 2 * sw // 3]
-    counts = np.bincount(mid.ravel(), minlength=n)
-    counts[0] = 0
-    k = int(counts.argmax())
-    region = (comp == k).astype(np.uint8) * 255
+    region = (comp == _middle_part(comp, n)).astype(np.uint8) * 255
     cnts, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     hull = cv2.convexHull(max(cnts, key=cv2.contourArea))
     share = cv2.contourArea(hull) / float(sh * sw)
@@ -139,6 +134,16 @@ def find_tray(image: np.ndarray, *, min_share: float = 0.15) -> TrayArea:
     if _a_strip(area):
         raise CalibrationError("what was found runs across the whole picture, no tray: touch its corners instead")
     return area
+
+
+def _middle_part(comp: np.ndarray, n: int) -> int:
+    """The label of the part covering most of the middle third of ``comp`` (``H×W`` int32 labels of
+    ``n`` parts, 0 the background, as :func:`cv2.connectedComponents` gives them): the tray lies in the
+    middle of the picture."""
+    h, w = comp.shape
+    counts = np.bincount(comp[h // 3: 2 * h // 3, w // 3: 2 * w // 3].ravel(), minlength=n)
+    counts[0] = 0
+    return int(counts.argmax())
 
 
 def _a_strip(area: TrayArea) -> bool:
@@ -191,16 +196,12 @@ def _grown_tray(image: np.ndarray, min_share: float) -> TrayArea | None:
             cv2.floodFill(lab, region, (x, y), 0, step, step, flags)
     region = (region[1:-1, 1:-1] == 255).astype(np.uint8) * near * 255
     region = cv2.morphologyEx(region, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-    n, comp, stats, _ = cv2.connectedComponentsWithStats(region)
+    n, comp = cv2.connectedComponents(region)
     if n <= 1:
         return None
-    # The tray is what lies in the middle: the part covering most of the middle third (seeds on a table
-    # of the felt's colour beside a round tray grow parts there, at times larger than the felt: render
-    # trays-00596's dark wood grain).
-    counts = np.bincount(comp[sh // 3: 2 * sh // 3, sw // 3: 2 * sw // 3].ravel(), minlength=n)
-    counts[0] = 0
-    k = int(counts.argmax())
-    region = (comp == k).astype(np.uint8)
+    # The tray is what lies in the middle (seeds on a table of the felt's colour beside a round tray grow
+    # parts there, at times larger than the felt: render trays-00596's dark wood grain).
+    region = (comp == _middle_part(comp, n)).astype(np.uint8)
     # The felt's shaded margin along the walls (a step the growing stopped at, still of the felt's
     # colour) joins the region, as far as ``cfg.margin`` px of the work size.
     cross = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))

@@ -78,21 +78,7 @@ def whole_face(image: np.ndarray, die: Die, side: float, *, others=(), origin=(0
     if np.hypot(*(middles - middles[0]).T).max() > 0.12 * side:
         return None
     value, pips = found[0]
-    fx, fy = (float(v) for v in np.mean(pips, axis=0))
-    if any(math.dist(o.center, (fx + ox, fy + oy)) < 0.7 * side for o in others):
-        return None
-    from .facenet import _default_net
-
-    net = net or _default_net()
-    probs = net.classify(image, [(fx, fy)], side, turns=True)[0]
-    if agreement(probs, value) < config.learned.confirm_sure:
-        return None
-    half = side / 2
-    cx, cy = fx + ox, fy + oy
-    lifted = LIFTED_BY_CONFIRMATION | {Doubt.LEARNED}
-    return replace(die, value=value, center=(cx, cy), size=side, inner=0.0, pips=tuple((x + ox, y + oy) for x, y in pips),
-                   corners=((cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half), (cx - half, cy + half)),
-                   confidence=max(die.confidence, config.sure), doubts=tuple(x for x in die.doubts if x not in lifted))
+    return _sure_face(image, die, value, pips, side, origin, others, net, config)
 
 
 def one_of_two(image: np.ndarray, die: Die, side: float, *, others=(), origin=(0, 0), net=None,
@@ -120,17 +106,28 @@ def one_of_two(image: np.ndarray, die: Die, side: float, *, others=(), origin=(0
                                for x, y in die.pips) if pips]
     if len(found) != 1:
         return None
-    (fx, fy), = found[0]
-    if any(math.dist(o.center, (fx + ox, fy + oy)) < 0.7 * side for o in others):
+    return _sure_face(image, die, 1, found[0], side, origin, others, net, config)
+
+
+def _sure_face(image, die: Die, value: int, pips, side: float, origin, others, net, config: ReaderConfig) -> Die | None:
+    """``die`` read surely as ``value`` with ``pips`` (px of the crop ``image`` whose corner lies at
+    ``origin``), or None where another of ``others`` lies within 0.7 side of the pips' middle or the face
+    classifier (``net``; None: the shipped one), looking there at ``side``, agrees with ``value`` less than
+    ``config.learned.confirm_sure``: the face found by :func:`whole_face` and :func:`one_of_two`, its
+    confidence at least ``config.sure``, its doubts lifted by a confirmation and ``LEARNED`` gone, its
+    outline an upright square of ``side`` round its pips' middle."""
+    ox, oy = origin
+    fx, fy = (float(v) for v in np.mean(pips, axis=0))
+    cx, cy = fx + ox, fy + oy
+    if any(math.dist(o.center, (cx, cy)) < 0.7 * side for o in others):
         return None
     from .facenet import _default_net
 
     net = net or _default_net()
-    if agreement(net.classify(image, [(fx, fy)], side, turns=True)[0], 1) < config.learned.confirm_sure:
+    if agreement(net.classify(image, [(fx, fy)], side, turns=True)[0], value) < config.learned.confirm_sure:
         return None
     half = side / 2
-    cx, cy = fx + ox, fy + oy
     lifted = LIFTED_BY_CONFIRMATION | {Doubt.LEARNED}
-    return replace(die, value=1, center=(cx, cy), size=side, inner=0.0, pips=((cx, cy),),
+    return replace(die, value=value, center=(cx, cy), size=side, inner=0.0, pips=tuple((x + ox, y + oy) for x, y in pips),
                    corners=((cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half), (cx - half, cy + half)),
                    confidence=max(die.confidence, config.sure), doubts=tuple(x for x in die.doubts if x not in lifted))
