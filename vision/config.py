@@ -377,6 +377,14 @@ class LearnedConfig:
     #: In a calibrated tray, a weak reading the classifier left out as no die leaves the read sure when the dice
     #: left, all sure, make the count due (:func:`vision.reader.read_throw`); 0 never (such a read is asked).
     no_die_counted: int = 1
+    #: In a calibrated tray, a die read surely that the classical pip test at its place reads as one larger
+    #: value, not its own, is doubted (:func:`vision.pip_test.more_pips`; render trays-00623: a three with
+    #: its middle pip lost, read as a sure two); 0 never (such dice stay sure, and such a read is scored).
+    recount_sure: int = 1
+    #: How near (die sides) the pip test's pips must lie to each pip the die was read with, and their middle
+    #: to the middle of those, for the recount above to doubt it; raising it doubts more dice (mock tray 110:
+    #: a one whose pip and its side face's the test took for a two 0.3 side off the one's middle).
+    recount_near: float = 0.12
     #: A die found is read at these times the side searched, keeping the side surest of a die.
     find_sides: tuple[float, ...] = (1.0, 0.8, 1.25)
     #: Beyond this many places to look at, the scene is too busy to search; raising it searches busier scenes.
@@ -404,6 +412,7 @@ class LearnedConfig:
                       "veto_share": unit, "vetoed_most": unit, "find_value": unit, "find_value_next": unit,
                       "find_die": unit, "confirm_found": (0.0, 1.01), "confirm_reach": (0.3, 1.0),
                       "confirm_alone": (0.3, 2.0), "confirm_reread": (0, 1), "no_die_counted": (0, 1),
+                      "recount_sure": (0, 1), "recount_near": (0.02, 0.5),
                       "confirm_alone_face": (0.3, 2.0), "find_sides": (0.3, 3.0), "most_crops": (1, 10**6),
                       "search_density": unit,
                       "found_apart": (0.0, 3.0), "on_table": unit, "table_near": (0.0, 255.0),
