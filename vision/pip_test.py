@@ -24,7 +24,7 @@ from .config import DEFAULT, ReaderConfig
 from .face import _pattern_fit
 from .pipfirst import _round_spots, side_pip
 
-__all__ = ["more_pips", "pips_confirm"]
+__all__ = ["more_pips", "pip_spots", "pips_confirm"]
 
 
 def _cores(resp: np.ndarray, spots: np.ndarray, config: ReaderConfig) -> np.ndarray | None:
@@ -55,6 +55,34 @@ def _cores(resp: np.ndarray, spots: np.ndarray, config: ReaderConfig) -> np.ndar
         j = parts[0]
         out[i] = (cents[j][0] + x0, cents[j][1] + y0, stats[j, cv2.CC_STAT_AREA])
     return out
+
+
+#: The pip test's looks: at dark pips (a black-hat), light ones (a top-hat), or both (``light`` None).
+_OPS = {None: (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT), True: (cv2.MORPH_TOPHAT,), False: (cv2.MORPH_BLACKHAT,)}
+
+
+def _spots(grey: np.ndarray, op: int, side: float, config: ReaderConfig, glint: bool):
+    """``(resp, spots)``: the black-hat or top-hat (``op``) response of ``grey`` (``H×W uint8``) at 0.45
+    ``side`` px, and its round spots of a pip's size (:func:`vision.pipfirst._round_spots`: ``(x, y, area,
+    xx, xy, yy)`` px of ``grey``) less a side face's pips (:func:`vision.pipfirst.side_pip`)."""
+    resp = cv2.morphologyEx(grey, op, _rect(0.45 * side))
+    spots = _round_spots(resp, config.faces.top_pip_least * side * side, 0.08 * side * side, 0.5, split_within=1.2 * side,
+                         glint=config.faces.glint_cut * side if glint else 0.0, config=config)
+    return resp, [s for s in spots if not side_pip(s)]
+
+
+def pip_spots(image: np.ndarray, box, side: float, light: bool, config: ReaderConfig = DEFAULT,
+              glint: bool = False) -> list[tuple[float, float, float]]:
+    """The spots the pip test takes for pips within ``box`` (``(x0, y0, x1, y1)`` px) of ``image``
+    (``H×W×3 uint8 BGR``), for dice of ``side`` px: ``(x, y, area)`` px of ``image``, light pips
+    (``light`` True) or dark ones (False); ``glint`` as for :func:`pips_confirm`."""
+    h, w = image.shape[:2]
+    x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
+    x1, y1 = min(w, int(box[2]) + 1), min(h, int(box[3]) + 1)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return []
+    _resp, spots = _spots(cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY), _OPS[light][0], side, config, glint)
+    return [(float(s[0] + x0), float(s[1] + y0), float(s[2])) for s in spots]
 
 
 def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
@@ -91,14 +119,9 @@ def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
         return None
     grey = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
     cx, cy = x - x0, y - y0
-    kernel = _rect(0.45 * side)
-    ops = {None: (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT), True: (cv2.MORPH_TOPHAT,), False: (cv2.MORPH_BLACKHAT,)}
-    for op in ops[light]:
-        resp = cv2.morphologyEx(grey, op, kernel)
-        spots = _round_spots(resp, config.faces.top_pip_least * side * side, 0.08 * side * side, 0.5, split_within=1.2 * side,
-                             glint=config.faces.glint_cut * side if glint else 0.0, config=config)
-        spots = [s for s in spots if not side_pip(s)
-                 and not any(math.hypot(s[0] + x0 - u, s[1] + y0 - v) <= 0.15 * side for u, v in owned)]
+    for op in _OPS[light]:
+        resp, spots = _spots(grey, op, side, config, glint)
+        spots = [s for s in spots if not any(math.hypot(s[0] + x0 - u, s[1] + y0 - v) <= 0.15 * side for u, v in owned)]
         within = np.hypot([s[0] - cx for s in spots], [s[1] - cy for s in spots]) <= config.learned.confirm_reach * side
         near = np.array([s[:3] for s, w in zip(spots, within) if w])
         if len(near) != value:

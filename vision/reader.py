@@ -59,7 +59,7 @@ from .learned import (
 from .pip_test import more_pips, pips_confirm
 from .reasons import LIFTED_BY_CONFIRMATION, Doubt, Reason
 from .verdict import _shows_pips, beyond_face, part_of_face, pip_beside, pip_span
-from .whole_face import one_of_two, whole_face
+from .whole_face import cluster_faces, one_of_two, whole_face
 
 __all__ = [
     "Reader",
@@ -414,6 +414,16 @@ def read_throw(
                        owned=[(x - ox, y - oy) for o in out if o is not d for x, y in o.pips],
                        read=[(x - ox, y - oy) for x, y in d.pips]) else d
                    for d in out]
+        if learned and expect is not None and config.learned.cluster_faces:
+            # Dice not read surely (touching dice read as pieces of faces) read as the whole faces their pips
+            # make, where the pip test and the classifier agree on each and they make the count due.
+            sides = (float(die_size),) + ((dice_side,) if abs(dice_side / float(die_size) - 1) > 0.05 else ())
+            whole = cluster_faces(picture, out, sides, expect, net=net, config=config)
+            if whole is not None:
+                out = whole
+                unexplained = explained(unexplained, out, (ox, oy), scale)
+                if Reason.REREAD in reasons and not any(Doubt.LEARNED in d.doubts for d in out):
+                    reasons.remove(Reason.REREAD)  # each die the classifier read otherwise was read anew
         if Reason.LEARNED_ONLY in reasons and not any(Doubt.LEARNED in d.doubts for d in out):
             reasons.remove(Reason.LEARNED_ONLY)  # each die the classifier alone found was confirmed so
     out.sort(key=lambda d: (d.center[0], d.center[1]))

@@ -9,8 +9,10 @@ them with the classical pip test that confirms the classifier's finds
 classifier read it there; where both say the same value, the face is read whole and surely (two
 independent readings agree, as for the classifier's finds). :func:`one_of_two` reads a two whose pips
 lie closer than a face's corners as the one whose pip is one of them, the other its side face's (renders
-trays-00569, -00572, -00584: a one beside its side face's pip, read as a loose two). Pure NumPy and OpenCV:
-no camera, no I/O.
+trays-00569, -00572, -00584: a one beside its side face's pip, read as a loose two).
+:func:`cluster_faces` reads the dice not read surely as the whole faces the pips round them make
+(render trays-00602: three touching red dice read as four, none surely). Pure NumPy and OpenCV: no
+camera, no I/O.
 """
 
 from __future__ import annotations
@@ -21,12 +23,13 @@ from dataclasses import replace
 import numpy as np
 
 from .config import DEFAULT, ReaderConfig
-from .dice import Die
+from .dice import Die, is_sure
 from .learned import agreement
-from .pip_test import pips_confirm
+from .pip_test import pip_spots, pips_confirm
 from .reasons import LIFTED_BY_CONFIRMATION, Doubt
+from .verdict import pip_span
 
-__all__ = ["one_of_two", "whole_face"]
+__all__ = ["cluster_faces", "one_of_two", "whole_face"]
 
 #: How far from the middle of the pips read the whole face's middle is looked for, in die sides (and at
 #: that middle itself: a five's middle and a corner): a four's or a six's two neighbouring pips lie 0.25
@@ -107,6 +110,106 @@ def one_of_two(image: np.ndarray, die: Die, side: float, *, others=(), origin=(0
     if len(found) != 1:
         return None
     return _sure_face(image, die, 1, found[0], side, origin, others, net, config)
+
+
+
+def cluster_faces(image: np.ndarray, dice: list[Die], sides, expect: int, *, net=None,
+                  config: ReaderConfig = DEFAULT) -> list[Die] | None:
+    """``dice`` with those not read surely read again as the whole faces their pips make, or None.
+
+    ``image``: ``H×W×3 uint8 BGR``, the frame the dice were read in (their places px of it); ``dice``:
+    the dice read (:class:`vision.dice.Die`); ``sides``: the dice's sides to try, px, in turn (the
+    calibrated size, then the dice read's: outlines that take in a glossy die's sides or a touching
+    die measure more than the faces); ``expect``: the dice due.
+    Touching dice hide their outlines from each other, and a cluster of them is read as pieces of faces
+    (render trays-00602: three touching red dice, a four and two fives, read as four dice, none surely).
+    Round each die not read surely (within 0.8 side of it) the pips are found as the pip test finds them
+    (:func:`vision.pip_test.pip_spots`, light pips and dark ones each in turn), and at each pip and each
+    middle of two pips 0.45-0.8 side apart (a face's opposite corners) the pip test
+    (:func:`vision.pip_test.pips_confirm`) reads a face, if any; the faces the classifier confirms there
+    (:func:`_sure_face`) are taken best agreed first, none within 0.85 side of another or of a die read
+    surely, none sharing a pip. They replace the dice not read surely when they hold every such pip (but
+    those of the dice read surely), each such die lies within 0.75 side of one, and with the dice read
+    surely they make ``expect``: two readings agree on every face, and every pip is a face's."""
+    weak = [d for d in dice if not is_sure(d, config.sure)]
+    keep = [d for d in dice if is_sure(d, config.sure)]
+    if not weak or len(keep) >= expect:
+        return None
+    from .facenet import _default_net
+
+    net = net or _default_net()
+    for side in sides:
+        whole = _cluster_at(image, weak, keep, side, expect, net, config)
+        if whole is not None:
+            return whole
+    return None
+
+
+def _cluster_at(image: np.ndarray, weak: list[Die], keep: list[Die], side: float, expect: int, net,
+                config: ReaderConfig) -> list[Die] | None:
+    """:func:`cluster_faces` at one die ``side`` (px): the dice read surely ``keep`` and the faces that
+    replace the dice not read surely ``weak``, or None."""
+    from .learned import agreement
+
+    spans = [pip_span(d) for d in keep if 2 <= d.value == len(d.pips)]
+    xs = [d.center[0] for d in weak]
+    ys = [d.center[1] for d in weak]
+    reach = 0.8 * side
+    box = (min(xs) - reach - side, min(ys) - reach - side, max(xs) + reach + side, max(ys) + reach + side)
+    owned = [p for d in keep for p in d.pips]
+    for light in (False, True):
+        spots = [p for p in pip_spots(image, box, side, light, config, glint=True)
+                 if not any(math.dist(p[:2], q) <= 0.15 * side for q in owned)]
+        mine = [p[:2] for p in spots if min(math.dist(p[:2], d.center) for d in weak) <= reach]
+        if not mine:
+            continue
+        places = list(mine) + [((p[0] + q[0]) / 2, (p[1] + q[1]) / 2) for i, p in enumerate(mine) for q in mine[i + 1:]
+                               if 0.45 * side <= math.dist(p, q) <= 0.8 * side]
+        faces = []
+        for x, y in places:
+            for value in range(1, 7):
+                pips = pips_confirm(image, x, y, side, value, config=config, owned=owned, light=light, glint=True)
+                if pips:
+                    mid = tuple(np.mean(pips, axis=0))
+                    if not any(v == value and math.dist(mid, m) <= 0.12 * side for v, _p, m, _a in faces):
+                        probs = net.classify(image, [mid], side, turns=True)[0]
+                        faces.append((value, pips, mid, agreement(probs, value)))
+                    break  # one count at a place
+        chosen = []
+        for value, pips, mid, agree in sorted(faces, key=lambda f: (-f[3], -f[0])):
+            if agree < config.learned.confirm_sure or not _spans_whole(pips, spans, side, config):
+                continue
+            if any(math.dist(mid, o.center) < 0.85 * side for o in keep + chosen):
+                continue
+            if any(math.dist(p, q) <= 0.15 * side for o in chosen for p in pips for q in o.pips):
+                continue
+            die = min(weak, key=lambda d: math.dist(d.center, mid))
+            face = _sure_face(image, die, value, pips, side, (0, 0), keep + chosen, net, config)
+            if face is not None:  # a face read anew: the doubts of the reading it replaces are not its own
+                chosen.append(replace(face, doubts=(), free_mark=False, slant=1.0))
+        held = [q for o in chosen for q in o.pips]
+        if (len(keep) + len(chosen) == expect
+                and all(any(math.dist(p, q) <= 0.15 * side for q in held) for p in mine)
+                and all(any(math.dist(d.center, o.center) <= 0.75 * side for o in chosen) for d in weak)):
+            return keep + chosen
+    return None
+
+
+def _spans_whole(pips, spans, side: float, config: ReaderConfig) -> bool:
+    """Whether a face of ``pips`` (``(x, y)`` px; one pip: always) spans what a whole face does: its
+    farthest two pips as far apart as ``config.faces.part_span`` to ``config.faces.whole_span`` of the
+    median of ``spans`` (:func:`vision.verdict.pip_span` of the dice read surely as whole faces, px), with
+    fewer than two of those at least ``config.faces.corners_apart`` of ``side`` (as
+    :func:`vision.verdict.part_of_face` and :func:`vision.verdict.beyond_face` judge a die read). Mock
+    tray 18: a four's two opposite pips, its other two lost in its shadow's edge, spanned 0.47 side, a two
+    to the pip test and the classifier."""
+    if len(pips) < 2:
+        return True
+    span = max(math.dist(p, q) for i, p in enumerate(pips) for q in pips[i + 1:])
+    if len(spans) >= 2:
+        med = float(np.median(spans))
+        return config.faces.part_span * med <= span <= config.faces.whole_span * med
+    return span >= config.faces.corners_apart * side
 
 
 def _sure_face(image, die: Die, value: int, pips, side: float, origin, others, net, config: ReaderConfig) -> Die | None:
