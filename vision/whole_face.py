@@ -112,7 +112,6 @@ def one_of_two(image: np.ndarray, die: Die, side: float, *, others=(), origin=(0
     return _sure_face(image, die, 1, found[0], side, origin, others, net, config)
 
 
-
 def cluster_faces(image: np.ndarray, dice: list[Die], sides, expect: int, *, net=None,
                   config: ReaderConfig = DEFAULT) -> list[Die] | None:
     """``dice`` with those not read surely read again as the whole faces their pips make, or None.
@@ -184,7 +183,7 @@ def _cluster_at(image: np.ndarray, weak: list[Die], keep: list[Die], side: float
             if any(math.dist(p, q) <= 0.15 * side for o in chosen for p in pips for q in o.pips):
                 continue
             die = min(weak, key=lambda d: math.dist(d.center, mid))
-            face = _sure_face(image, die, value, pips, side, (0, 0), keep + chosen, net, config)
+            face = _sure_face(image, die, value, pips, side, (0, 0), keep + chosen, net, config, agreed=agree)
             if face is not None:  # a face read anew: the doubts of the reading it replaces are not its own
                 chosen.append(replace(face, doubts=(), free_mark=False, slant=1.0))
         held = [q for o in chosen for q in o.pips]
@@ -212,22 +211,26 @@ def _spans_whole(pips, spans, side: float, config: ReaderConfig) -> bool:
     return span >= config.faces.corners_apart * side
 
 
-def _sure_face(image, die: Die, value: int, pips, side: float, origin, others, net, config: ReaderConfig) -> Die | None:
+def _sure_face(image, die: Die, value: int, pips, side: float, origin, others, net, config: ReaderConfig,
+               agreed: float | None = None) -> Die | None:
     """``die`` read surely as ``value`` with ``pips`` (px of the crop ``image`` whose corner lies at
     ``origin``), or None where another of ``others`` lies within 0.7 side of the pips' middle or the face
     classifier (``net``; None: the shipped one), looking there at ``side``, agrees with ``value`` less than
-    ``config.learned.confirm_sure``: the face found by :func:`whole_face` and :func:`one_of_two`, its
-    confidence at least ``config.sure``, its doubts lifted by a confirmation and ``LEARNED`` gone, its
-    outline an upright square of ``side`` round its pips' middle."""
+    ``config.learned.confirm_sure``: the face found by :func:`whole_face`, :func:`one_of_two` and
+    :func:`cluster_faces`, its confidence at least ``config.sure``, its doubts lifted by a confirmation and
+    ``LEARNED`` gone, its outline an upright square of ``side`` round its pips' middle. ``agreed``: the
+    classifier's agreement there (:func:`vision.learned.agreement`) where it has looked already."""
     ox, oy = origin
     fx, fy = (float(v) for v in np.mean(pips, axis=0))
     cx, cy = fx + ox, fy + oy
     if any(math.dist(o.center, (cx, cy)) < 0.7 * side for o in others):
         return None
-    from .facenet import _default_net
+    if agreed is None:
+        from .facenet import _default_net
 
-    net = net or _default_net()
-    if agreement(net.classify(image, [(fx, fy)], side, turns=True)[0], value) < config.learned.confirm_sure:
+        net = net or _default_net()
+        agreed = agreement(net.classify(image, [(fx, fy)], side, turns=True)[0], value)
+    if agreed < config.learned.confirm_sure:
         return None
     half = side / 2
     lifted = LIFTED_BY_CONFIRMATION | {Doubt.LEARNED}
