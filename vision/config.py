@@ -389,6 +389,10 @@ class LearnedConfig:
     #: their pips make where the pip test and the classifier agree on each (:func:`vision.whole_face.cluster_faces`;
     #: render trays-00602: three touching dice read as four); 0 never (such reads are asked).
     cluster_faces: int = 1
+    #: In a calibrated tray, a sure two the classifier agrees with at its pips' middle less than this and reads
+    #: as a one at one pip is that one or asked (:func:`vision.whole_face.one_in_two`; renders trays-00658, -00689:
+    #: a one and its side face's pip); raising it looks at more twos (mock 0: a two agreed 0.93); 0 never.
+    one_in_two: float = 0.5
     #: A die found is read at these times the side searched, keeping the side surest of a die.
     find_sides: tuple[float, ...] = (1.0, 0.8, 1.25)
     #: Beyond this many places to look at, the scene is too busy to search; raising it searches busier scenes.
@@ -416,7 +420,7 @@ class LearnedConfig:
                       "veto_share": unit, "vetoed_most": unit, "find_value": unit, "find_value_next": unit,
                       "find_die": unit, "confirm_found": (0.0, 1.01), "confirm_reach": (0.3, 1.0),
                       "confirm_alone": (0.3, 2.0), "confirm_reread": (0, 1), "no_die_counted": (0, 1),
-                      "recount_sure": (0, 1), "recount_near": (0.02, 0.5), "cluster_faces": (0, 1),
+                      "recount_sure": (0, 1), "recount_near": (0.02, 0.5), "cluster_faces": (0, 1), "one_in_two": unit,
                       "confirm_alone_face": (0.3, 2.0), "find_sides": (0.3, 3.0), "most_crops": (1, 10**6),
                       "search_density": unit,
                       "found_apart": (0.0, 3.0), "on_table": unit, "table_near": (0.0, 255.0),

@@ -59,7 +59,7 @@ from .learned import (
 from .pip_test import more_pips, pips_confirm
 from .reasons import LIFTED_BY_CONFIRMATION, Doubt, Reason
 from .verdict import _shows_pips, beyond_face, part_of_face, pip_beside, pip_span
-from .whole_face import cluster_faces, one_of_two, whole_face
+from .whole_face import cluster_faces, one_in_two, one_of_two, whole_face
 
 __all__ = [
     "Reader",
@@ -404,6 +404,12 @@ def read_throw(
         # A one read unsurely may be a two whose other pip its reading lost (on a die of the felt's colour).
         out = [(one_as_two(image, d, dice_side, ox, oy, [o for o in out if o is not d], config) or d)
                if d.value == 1 and not is_sure(d, config.sure_confidence) else d for d in out]
+        if learned and config.learned.one_in_two:
+            # A sure two (one read so above too) may be a one and its side face's pip, its pips as far apart
+            # as a small two's corners (0.55-0.6 side): where the classifier reads a one at one of them.
+            out = [(one_in_two(picture, d, dice_side, others=out[:i] + out[i + 1:], net=net, config=config) or d)
+                   if d.value == 2 and len(d.pips) == 2 and is_sure(d, config.sure_confidence) else d
+                   for i, d in enumerate(out)]
         if config.learned.recount_sure:
             # A die read surely with fewer pips than the classical pip test counts and lays out at its place
             # lost a pip in its reading (render trays-00623: a three's middle pip lost beside a sheen, a sure

@@ -11,7 +11,9 @@ independent readings agree, as for the classifier's finds). :func:`one_of_two` r
 lie closer than a face's corners as the one whose pip is one of them, the other its side face's (renders
 trays-00569, -00572, -00584: a one beside its side face's pip, read as a loose two).
 :func:`cluster_faces` reads the dice not read surely as the whole faces the pips round them make
-(render trays-00602: three touching red dice read as four, none surely). Pure NumPy and OpenCV: no
+(render trays-00602: three touching red dice read as four, none surely). :func:`one_in_two` reads
+a sure two whose pip the classifier reads as a one's as that one, or doubts it (renders trays-00658,
+-00689). Pure NumPy and OpenCV: no
 camera, no I/O.
 """
 
@@ -29,7 +31,7 @@ from .pip_test import pip_spots, pips_confirm
 from .reasons import LIFTED_BY_CONFIRMATION, Doubt
 from .verdict import pip_span
 
-__all__ = ["cluster_faces", "one_of_two", "whole_face"]
+__all__ = ["cluster_faces", "one_in_two", "one_of_two", "whole_face"]
 
 #: How far from the middle of the pips read the whole face's middle is looked for, in die sides (and at
 #: that middle itself: a five's middle and a corner): a four's or a six's two neighbouring pips lie 0.25
@@ -110,6 +112,45 @@ def one_of_two(image: np.ndarray, die: Die, side: float, *, others=(), origin=(0
     if len(found) != 1:
         return None
     return _sure_face(image, die, 1, found[0], side, origin, others, net, config)
+
+
+def one_in_two(image: np.ndarray, die: Die, side: float, *, others=(), origin=(0, 0), net=None,
+               config: ReaderConfig = DEFAULT) -> Die | None:
+    """``die``, a two read surely, read as a one at one of its pips or doubted; None where the two stands.
+
+    ``image``: ``H×W×3 uint8 BGR``, the tray's crop whose corner lies at ``origin`` (``(x, y)`` px of the
+    input); ``die``: a :class:`vision.dice.Die` of two pips (px of the input) read surely; ``side``: the
+    dice's side, px; ``others``: the other dice read. A one's pip and its side face's pip (a near camera)
+    can lie 0.55-0.6 side apart, as far as a small two's corners, and be read as a sure two (renders
+    trays-00658, -00689). Where the face classifier (``net``; None: the shipped one), looking at ``side``,
+    agrees with the two at its pips' middle less than ``config.learned.one_in_two`` and reads a one at
+    exactly one of its pips with ``config.learned.confirm_sure`` (:func:`vision.learned.agreement`; the
+    two's agreement 0.0 and 0.27 in renders 689 and 658, 0.93 for mock tray 0's real two), and the pip
+    test (:func:`vision.pip_test.pips_confirm`, without and then with a glint's cut) reads a one there
+    too, the die is that one, read surely as
+    :func:`one_of_two`'s ones are; where the pip test does not, the two is doubted ``RIVAL_READ`` (two
+    readings disagree: the players are asked). A two's pip looked at alone may show no other pip (a
+    two's corners 0.7 side apart, render trays-00689's black two), so the two's middle decides first."""
+    if len(die.pips) != 2:
+        return None
+    from .facenet import _default_net
+
+    net = net or _default_net()
+    ox, oy = origin
+    at = [(x - ox, y - oy) for x, y in die.pips]
+    middle, *looks = net.classify(image, [tuple(np.mean(at, axis=0))] + at, side, turns=True)
+    agree = [agreement(p, 1) for p in looks]
+    ones = [i for i, a in enumerate(agree) if a >= config.learned.confirm_sure]
+    if agreement(middle, 2) >= config.learned.one_in_two or len(ones) != 1:
+        return None
+    (x, y), owned = at[ones[0]], [(u - ox, v - oy) for o in others for u, v in o.pips]
+    for glint in (False, True):
+        pips = pips_confirm(image, x, y, side, 1, config=config, owned=owned, glint=glint)
+        if pips:
+            face = _sure_face(image, die, 1, pips, side, origin, others, net, config, agreed=agree[ones[0]])
+            if face is not None:
+                return face
+    return replace(die, doubts=die.doubts + (Doubt.RIVAL_READ,))
 
 
 def cluster_faces(image: np.ndarray, dice: list[Die], sides, expect: int, *, net=None,
