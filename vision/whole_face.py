@@ -138,10 +138,11 @@ def one_in_two(image: np.ndarray, die: Die, side: float, *, others=(), origin=(0
     net = net or _default_net()
     ox, oy = origin
     at = [(x - ox, y - oy) for x, y in die.pips]
-    middle, *looks = net.classify(image, [tuple(np.mean(at, axis=0))] + at, side, turns=True)
-    agree = [agreement(p, 1) for p in looks]
+    if agreement(net.classify(image, [tuple(np.mean(at, axis=0))], side, turns=True)[0], 2) >= config.learned.one_in_two:
+        return None  # the two's middle decides first: most twos are agreed there, and their pips are not looked at
+    agree = [agreement(p, 1) for p in net.classify(image, at, side, turns=True)]
     ones = [i for i, a in enumerate(agree) if a >= config.learned.confirm_sure]
-    if agreement(middle, 2) >= config.learned.one_in_two or len(ones) != 1:
+    if len(ones) != 1:
         return None
     (x, y), owned = at[ones[0]], [(u - ox, v - oy) for o in others for u, v in o.pips]
     for glint in (False, True):
