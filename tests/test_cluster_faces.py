@@ -48,6 +48,23 @@ def test_without_the_stage_the_touching_dice_are_asked():
     assert sorted(read.values) != [2, 3, 4, 5, 5, 5, 5]
 
 
+@pytest.mark.parametrize("enlarged", [1.5, 2.0])
+def test_large_touching_dice_are_read_whole_too(enlarged):
+    # The crop enlarged: dice of 73-98 px, over config.work_die (56), which the pip test looks at shrunk
+    # to that side. The same faces, as at the render's size.
+    image = cv2.imread(CROP)
+    image = cv2.resize(image, None, fx=enlarged, fy=enlarged, interpolation=cv2.INTER_CUBIC)
+    area, warning = calibrate(image)
+    assert warning is None and area.die_size > DEFAULT.work_die
+    read = Reader().read(image, area=area, expect=7)
+    assert sorted(read.values) == [2, 3, 4, 5, 5, 5, 5] and read.sure, read.reasons
+    for (x, y), value in TOUCHING:
+        near = [d for d in read.dice if abs(d.center[0] - enlarged * x) < 10 * enlarged
+                and abs(d.center[1] - enlarged * y) < 10 * enlarged]
+        assert [d.value for d in near] == [value]
+    assert not Reader(_off()).read(image, area=area, expect=7).sure
+
+
 def _mock_tray(seed: int):
     spec = importlib.util.spec_from_file_location("mock_trays", os.path.join(ROOT, "benchmarks", "mock_trays.py"))
     mod = importlib.util.module_from_spec(spec)
