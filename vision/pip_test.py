@@ -72,17 +72,24 @@ def _spots(grey: np.ndarray, op: int, side: float, config: ReaderConfig, glint: 
 
 
 def pip_spots(image: np.ndarray, box, side: float, light: bool, config: ReaderConfig = DEFAULT,
-              glint: bool = False) -> list[tuple[float, float, float]]:
+              glint: bool = False, owned=()) -> list[tuple[float, float, float]]:
     """The spots the pip test takes for pips within ``box`` (``(x0, y0, x1, y1)`` px) of ``image``
     (``H×W×3 uint8 BGR``), for dice of ``side`` px: ``(x, y, area)`` px of ``image``, light pips
-    (``light`` True) or dark ones (False); ``glint`` as for :func:`pips_confirm`."""
+    (``light`` True) or dark ones (False); ``glint`` and ``owned`` (the pips of dice read, ``(x, y)`` px:
+    a spot within 0.15 side of one is that die's, and left out) as for :func:`pips_confirm`."""
     h, w = image.shape[:2]
     x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
     x1, y1 = min(w, int(box[2]) + 1), min(h, int(box[3]) + 1)
     if x1 - x0 < 8 or y1 - y0 < 8:
         return []
     _resp, spots = _spots(cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY), _OPS[light][0], side, config, glint)
-    return [(float(s[0] + x0), float(s[1] + y0), float(s[2])) for s in spots]
+    return [(float(s[0] + x0), float(s[1] + y0), float(s[2])) for s in _not_owned(spots, owned, side, x0, y0)]
+
+
+def _not_owned(spots, owned, side: float, x0: int = 0, y0: int = 0):
+    """``spots`` (``(x, y, ...)`` px of a crop whose corner lies at ``(x0, y0)``) but those within 0.15
+    ``side`` of a pip in ``owned`` (``(x, y)`` px): another die's pips."""
+    return [s for s in spots if not any(math.hypot(s[0] + x0 - u, s[1] + y0 - v) <= 0.15 * side for u, v in owned)]
 
 
 def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
@@ -121,7 +128,7 @@ def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
     cx, cy = x - x0, y - y0
     for op in _OPS[light]:
         resp, spots = _spots(grey, op, side, config, glint)
-        spots = [s for s in spots if not any(math.hypot(s[0] + x0 - u, s[1] + y0 - v) <= 0.15 * side for u, v in owned)]
+        spots = _not_owned(spots, owned, side, x0, y0)
         within = np.hypot([s[0] - cx for s in spots], [s[1] - cy for s in spots]) <= config.learned.confirm_reach * side
         near = np.array([s[:3] for s, w in zip(spots, within) if w])
         if len(near) != value:

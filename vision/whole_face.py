@@ -201,8 +201,7 @@ def _cluster_at(image: np.ndarray, weak: list[Die], keep: list[Die], side: float
     owned = [p for d in keep for p in d.pips]
     spots_in, confirm = _pip_test_at(image, box, side, config)
     for light in (False, True):
-        spots = [p for p in spots_in(light)
-                 if not any(math.dist(p[:2], q) <= 0.15 * side for q in owned)]
+        spots = spots_in(light, owned)
         mine = [p[:2] for p in spots if min(math.dist(p[:2], d.center) for d in weak) <= reach]
         if not mine:
             continue
@@ -240,7 +239,7 @@ def _cluster_at(image: np.ndarray, weak: list[Die], keep: list[Die], side: float
 
 def _pip_test_at(image: np.ndarray, box, side: float, config: ReaderConfig):
     """The pip test round ``box`` (``(x0, y0, x1, y1)`` px of ``image``) for dice of ``side`` px, as two
-    functions in px of ``image``: ``spots(light)`` (:func:`vision.pip_test.pip_spots` in the box) and
+    functions in px of ``image``: ``spots(light, owned)`` (:func:`vision.pip_test.pip_spots` in the box) and
     ``confirm(x, y, value, owned, light)`` (:func:`vision.pip_test.pips_confirm`, a glint's cut taken).
     Dice over ``config.work_die`` px are tested shrunk to that side, as :func:`vision.pip_test.more_pips`
     tests them: the test's morphology grows with the side's cube (mock dice of 70-160 px: the cluster's
@@ -261,9 +260,10 @@ def _pip_test_at(image: np.ndarray, box, side: float, config: ReaderConfig):
     def outward(p):
         return (p[0] / f + x0, p[1] / f + y0)
 
-    def spots(light):
+    def spots(light, owned):
         a, b = inward(box[:2]), inward(box[2:])
-        return [(*outward(p[:2]), p[2] / f ** 2) for p in pip_spots(image, (*a, *b), side * f, light, config, glint=True)]
+        return [(*outward(p[:2]), p[2] / f ** 2)
+                for p in pip_spots(image, (*a, *b), side * f, light, config, glint=True, owned=[inward(q) for q in owned])]
 
     def confirm(x, y, value, owned, light):
         pips = pips_confirm(image, *inward((x, y)), side * f, value, config=config, owned=[inward(q) for q in owned],
