@@ -24,7 +24,7 @@ from .config import DEFAULT, ReaderConfig
 from .face import _pattern_fit
 from .pipfirst import _round_spots, side_pip
 
-__all__ = ["more_pips", "pip_spots", "pips_confirm"]
+__all__ = ["at_work_size", "more_pips", "pip_spots", "pips_confirm"]
 
 
 def _cores(resp: np.ndarray, spots: np.ndarray, config: ReaderConfig) -> np.ndarray | None:
@@ -156,6 +156,18 @@ def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
     return None
 
 
+def at_work_size(image: np.ndarray, box, side: float, config: ReaderConfig = DEFAULT) -> tuple[np.ndarray, float]:
+    """``(crop, f)``: the part ``box`` (``(x0, y0, x1, y1)`` whole px, cut to the picture) of ``image``
+    (``H×W×3 uint8 BGR``) shrunk by ``f`` = ``config.work_die / side`` (``side`` px, a die's), so its dice
+    measure ``config.work_die`` px: the pip test's morphology grows with the side's cube, so dice larger
+    than that are tested shrunk (a point ``(x, y)`` of ``image`` lies at ``((x - x0) f, (y - y0) f)``)."""
+    f = config.work_die / side
+    x0, y0, x1, y1 = box
+    crop = image[y0:y1, x0:x1]
+    return cv2.resize(crop, (max(1, round(crop.shape[1] * f)), max(1, round(crop.shape[0] * f))),
+                      interpolation=cv2.INTER_AREA), f
+
+
 def more_pips(image: np.ndarray, x: float, y: float, side: float, value: int,
               config: ReaderConfig = DEFAULT, owned=(), read=()) -> int | None:
     """The value above ``value`` that the pip test (:func:`pips_confirm`) reads at ``(x, y)`` px of
@@ -172,12 +184,9 @@ def more_pips(image: np.ndarray, x: float, y: float, side: float, value: int,
     side off the one's. Dice over ``config.work_die`` px are looked at shrunk to that side (the test's
     morphology grows with the side's cube: mock dice of 70-160 px took 20 ms a read, medianly, unshrunk)."""
     if side > config.work_die:
-        f = config.work_die / side
         r = int(side * 1.4) + 2
         x0, y0 = max(0, int(x) - r), max(0, int(y) - r)
-        crop = image[y0:int(y) + r + 1, x0:int(x) + r + 1]
-        image = cv2.resize(crop, (max(1, round(crop.shape[1] * f)), max(1, round(crop.shape[0] * f))),
-                           interpolation=cv2.INTER_AREA)
+        image, f = at_work_size(image, (x0, y0, int(x) + r + 1, int(y) + r + 1), side, config)
         x, y, side = (x - x0) * f, (y - y0) * f, config.work_die
         owned = [((u - x0) * f, (v - y0) * f) for u, v in owned]
         read = [((u - x0) * f, (v - y0) * f) for u, v in read]

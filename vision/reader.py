@@ -408,7 +408,7 @@ def read_throw(
             # A sure two (one read so above too) may be a one and its side face's pip, its pips as far apart
             # as a small two's corners (0.55-0.6 side): where the classifier reads a one at one of them.
             out = [(one_in_two(picture, d, dice_side, others=out[:i] + out[i + 1:], net=net, config=config) or d)
-                   if d.value == 2 and len(d.pips) == 2 and is_sure(d, config.sure_confidence) else d
+                   if d.value == 2 and is_sure(d, config.sure_confidence) else d
                    for i, d in enumerate(out)]
         if config.learned.recount_sure:
             # A die read surely with fewer pips than the classical pip test counts and lays out at its place

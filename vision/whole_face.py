@@ -13,8 +13,7 @@ trays-00569, -00572, -00584: a one beside its side face's pip, read as a loose t
 :func:`cluster_faces` reads the dice not read surely as the whole faces the pips round them make
 (render trays-00602: three touching red dice read as four, none surely). :func:`one_in_two` reads
 a sure two whose pip the classifier reads as a one's as that one, or doubts it (renders trays-00658,
--00689). Pure NumPy and OpenCV: no
-camera, no I/O.
+-00689). Pure NumPy and OpenCV: no camera, no I/O.
 """
 
 from __future__ import annotations
@@ -22,13 +21,12 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-import cv2
 import numpy as np
 
 from .config import DEFAULT, ReaderConfig
 from .dice import Die, is_sure
 from .learned import agreement
-from .pip_test import pip_spots, pips_confirm
+from .pip_test import at_work_size, pip_spots, pips_confirm
 from .reasons import LIFTED_BY_CONFIRMATION, Doubt
 from .verdict import pip_span
 
@@ -191,8 +189,6 @@ def _cluster_at(image: np.ndarray, weak: list[Die], keep: list[Die], side: float
                 config: ReaderConfig) -> list[Die] | None:
     """:func:`cluster_faces` at one die ``side`` (px): the dice read surely ``keep`` and the faces that
     replace the dice not read surely ``weak``, or None."""
-    from .learned import agreement
-
     spans = [pip_span(d) for d in keep if 2 <= d.value == len(d.pips)]
     xs = [d.center[0] for d in weak]
     ys = [d.center[1] for d in weak]
@@ -246,13 +242,9 @@ def _pip_test_at(image: np.ndarray, box, side: float, config: ReaderConfig):
     test cost a read 200 ms, medianly, unshrunk)."""
     f, x0, y0 = 1.0, 0, 0
     if side > config.work_die:
-        f = config.work_die / side
-        h, w = image.shape[:2]
         m = 1.4 * side  # the pip test looks 1.3 side round a place
         x0, y0 = max(0, int(box[0] - m)), max(0, int(box[1] - m))
-        crop = image[y0:min(h, int(box[3] + m) + 1), x0:min(w, int(box[2] + m) + 1)]
-        image = cv2.resize(crop, (max(1, round(crop.shape[1] * f)), max(1, round(crop.shape[0] * f))),
-                           interpolation=cv2.INTER_AREA)
+        image, f = at_work_size(image, (x0, y0, int(box[2] + m) + 1, int(box[3] + m) + 1), side, config)
 
     def inward(p):
         return ((p[0] - x0) * f, (p[1] - y0) * f)
