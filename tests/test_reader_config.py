@@ -85,3 +85,36 @@ def test_a_config_from_a_toml_table():
         ReaderConfig.from_dict({"surely": 1})
     with pytest.raises(ConfigError, match="pips"):
         ReaderConfig.from_dict({"pips": {"nonsense": 1}})
+
+
+def _two_on_felt():
+    """A light die of 60 px showing two dark pips 0.25 side off its middle at (100, 100), on green felt."""
+    import cv2
+
+    img = np.full((200, 200, 3), (40, 120, 40), np.uint8)
+    cv2.rectangle(img, (70, 70), (130, 130), (235, 235, 235), -1)
+    for d in (-1, 1):
+        cv2.circle(img, (100 + 15 * d, 100 + 15 * d), 5, (20, 20, 20), -1)
+    return img
+
+
+def test_the_pip_tests_numbers_are_settings_the_test_follows():
+    """The classical pip test's numbers are a group of the one config (``pip_test``): read from a
+    table, checked, and followed: a two whose corner pips lie 0.35 side from their middle is a two at the
+    defaults, not where the corners must lie 0.6-0.7 side off, nor where its own pip counts as a die's read."""
+    from vision.config import PipTestConfig
+    from vision.pip_test import pips_confirm
+
+    img = _two_on_felt()
+    assert pips_confirm(img, 100.0, 100.0, 60.0, 2) == ((85.0, 85.0), (115.0, 115.0))
+    far = ReaderConfig.from_dict({"pip_test": {"corner_span": [0.6, 0.7]}})
+    assert far.pip_test.corner_span == (0.6, 0.7)
+    assert pips_confirm(img, 100.0, 100.0, 60.0, 2, far) is None
+    assert pips_confirm(img, 100.0, 100.0, 60.0, 2, owned=[(93.0, 93.0)]) is not None  # 0.19 side off: not it
+    wide = ReaderConfig(pip_test=PipTestConfig(owned=0.3))
+    assert pips_confirm(img, 100.0, 100.0, 60.0, 2, wide, owned=[(93.0, 93.0)]) is None
+    for bad in ({"corner_span": (0.5, 0.3)}, {"hat": 0.0}, {"sizes": 0.5}):
+        with pytest.raises(ConfigError):
+            PipTestConfig(**bad)
+    with pytest.raises(ConfigError, match="pip_test"):
+        ReaderConfig.from_dict({"pip_test": {"hats": 0.4}})

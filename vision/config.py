@@ -13,7 +13,7 @@ you tune with :func:`dataclasses.replace`, and hand it to the reader::
     >>> ReaderConfig(sure=1.5)
     Traceback (most recent call last):
     ...
-    vision.config.ConfigError: sure must be within [0.0, 1.0], got 1.5
+    vision.config_base.ConfigError: sure must be within [0.0, 1.0], got 1.5
 
 Each field's comment says what it is and what raising it does. How each
 number was found (the photos and mock trays it was measured on) is in
@@ -28,23 +28,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, fields
 
+from .config_base import ConfigError, _check
+from .config_tray import TrayConfig
+
 __all__ = ["ConfigError", "ReaderConfig", "FaceConfig", "PipsConfig", "LearnedConfig", "VerdictConfig",
-           "ColourConfig", "BoardConfig", "TrayConfig"]
-
-
-class ConfigError(ValueError):
-    """A reader config with a number out of its range; the message names the field."""
-
-
-def _check(obj, ranges: dict) -> None:
-    for f in fields(obj):
-        if f.name not in ranges:
-            continue
-        lo, hi = ranges[f.name]
-        v = getattr(obj, f.name)
-        for x in v if isinstance(v, tuple) else (v,):
-            if not isinstance(x, (int, float)) or isinstance(x, bool) or not math.isfinite(x) or not lo <= x <= hi:
-                raise ConfigError(f"{f.name} must be within [{lo}, {hi}], got {v!r}")
+           "ColourConfig", "BoardConfig", "TrayConfig", "PipTestConfig"]
 
 
 @dataclass(frozen=True)
@@ -457,110 +445,46 @@ class VerdictConfig:
 
 
 @dataclass(frozen=True)
-class TrayConfig:
-    """Finding the tray at calibration by growing it from the picture's middle (:func:`vision.calibrate.find_tray`)."""
+class PipTestConfig:
+    """The classical pip test (:func:`vision.pip_test.pips_confirm`, :func:`vision.pip_test.pip_spots`):
+    round spots of a pip's size at a die's place, counted and laid out as its value's face. Sizes are
+    shares of the die's side (areas of its square)."""
 
-    #: The longer side (px) the picture is grown at; raising it follows thin tray walls, slower.
-    work: int = 320
-    #: The colour step (Lab, per channel) between neighbours the tray grows over; raising it lets the
-    #: region cross fainter edges (leaks into a table of the tray's colour), lowering it stops at light fall-off.
-    step: float = 3.0
-    #: The farthest (Lab; lightness counted half) a tray pixel lies from the middle's colour; raising it
-    #: takes in more shading, and more of a table of the tray's colour.
-    bound: float = 30.0
-    #: A step of lightness (Lab, per px) the tray does not grow over, a rim's or wall's edge; lowering it
-    #: stops the region at fainter edges (and at a felt's grain), raising it lets it leak over a low rim.
-    edge: float = 6.0
-    #: The least share of a grown tray's convex outline that runs along the grown region (a square or
-    #: round tray: nearly all, less where dice lie against its wall); raising it refuses more ragged
-    #: regions (then the colours are clustered instead).
-    solid: float = 0.8
-    #: How far (px of the work size) the felt's colour beyond the grown region (its shade along the walls)
-    #: joins it; raising it reaches into deeper shade, and into a table of the felt's colour.
-    margin: int = 4
-    #: How far (px of the work size) the felt in a wall's cast shadow (darker, its colour dimmed with
-    #: it) beyond the grown region joins it: a die lying in the shadow lies in the tray; raising it
-    #: reaches into deeper bands, and over a dark rim into a dark table of the felt's hue.
-    shade_reach: int = 24
-    #: How far (Lab a, b) a shaded pixel's colour may lie from the felt's colour dimmed to its lightness;
-    #: raising it takes more of a shaded band, and a table's colour near the felt's, for felt.
-    shade_chroma: float = 10.0
-    #: The least share of what the shade adds to the tray's outline that is shaded felt; lowering it
-    #: takes patchier bands (and leaks into a grained table of the felt's hue).
-    shade_fill: float = 0.85
-    #: In a read, the felt in shade (its colour dimmed) this many die sides from the tray's outline is
-    #: tray, not a foreign thing; raising it takes dark things farther in (a black cup) for shade.
-    shade_walls: float = 2.5
-    #: The least share of the picture a grown tray covers (a 23×17 cm tray from 50 cm covers about a
-    #: tenth); lowering it takes smaller regions for the tray (a plate, a sheet of paper).
-    least: float = 0.04
-    #: Along the tray's outline, a band this share of a die side wide is not searched for foreign things
-    #: (the wall, the rim, the table just beyond an outline found a little wide); raising it misses
-    #: more of what lies against the wall.
-    rim: float = 0.3
-    #: How much the grown outline is widened (share of its size) to reach the tray's edge.
-    grow: float = 0.02
-    #: In a read with a calibrated die size, the tray's outline is widened by this many die sides: a die
-    #: against a wall lies with its middle half a side from the wall, and the felt found (up to the walls'
-    #: shade) may stop short of the wall by more than that (renders: 20 dice against a wall missed or cut
-    #: by the outline). Raising it also takes in dice set aside against the tray's outer rim.
-    wall_reach: float = 0.6
-    #: At calibration, where no die was read surely at the size the picture's parts suggest (each die's
-    #: shadow or its translucent body's glow taken into its outline: renders measured 2 sides), the dice
-    #: are read at sides from this share of the tray's shorter side to that (dice 12-25 mm in trays of
-    #: 16-28 cm: 0.05-0.16) (:func:`vision.calibrate.searched_sizes`); (0, 0) never. Widening it costs
-    #: a read per step.
-    size_search: tuple[float, float] = (0.05, 0.2)
-    #: ... in steps of this factor; raising it reads fewer sizes (a die between two read less surely).
-    size_step: float = 1.15
-    #: ... and a side is the dice's where at least ``size_dice`` dice are read surely at it, the median of
-    #: their sides within this share of it; raising it takes sizes the dice read disagree with more.
-    size_agree: float = 0.15
-    #: ... (the side with the most such dice is taken); raising it needs more dice in the tray.
-    size_dice: int = 2
-    #: At calibration, the dice's outlines (the median side of those read surely) may be at most this many
-    #: times the side their pips say (:func:`vision.calibrate.pips_side`), and at least its inverse;
-    #: beyond, the outlines took in the dice's shadows or glow (or were read in part) and the dice are
-    #: sized by their pips. Whole outlines over pips: the mock trays' calibrations 1.08 (median), 1.2 at
-    #: the 95th percentile, 1.37 at most (a low camera's side faces); renders' 1.0, and 1.5-2 where they
-    #: took in shadows. Also the agreement of a die's size with its pips in the size search (a side where
-    #: pips were read as dice agrees with none; at 1.4, render 458's did). Raising it trusts outlines
-    #: further from their pips.
-    outline_over_pips: float = 1.3
-    #: In a calibrated read short of its count, a pip left over is looked at as a die of the felt's colour
-    #: (:func:`vision.felt_dice.felt_dice`) only this many die sides or more from every die read (a near
-    #: camera's side-face pips lie 0.5-0.75 side from their die's middle, a touching die's face pips 0.8
-    #: or more); raising it misses dice of the felt's colour touching a die read, lowering it takes side
-    #: faces' pips and glints for dice.
-    felt_clear: float = 0.8
-    #: ... pips left over nearer each other than this many die sides are one face (a two's lie 0.76 apart
-    #: on its diagonal); raising it joins two dice's pips into one face (then tested and refused).
-    felt_link: float = 0.8
-    #: ... a face's middle lies this many die sides or more inside the tray's outline (a die against a wall:
-    #: 0.5); raising it misses dice against the walls, lowering it takes marks on the rim for dice.
-    felt_inset: float = 0.5
-    #: ... a dark spot within this many die sides of a light one is the shade in a light pip's hollow, no
-    #: pip (mock tray 195: 0.15); raising it refuses dark pips farther from light marks.
-    felt_shade: float = 0.3
-    #: ... the face round the pips is the felt's colour: ``felt_plain`` of it lies within this of the tray's
-    #: colour (Lab, lightness counted half) in each channel (dice of the felt's colour, mock trays: their
-    #: median up to 14 off; a hand's skin over a render's tray: 59-66); raising it takes faces of other
-    #: colours (a hand, a card) for dice.
-    felt_colour: float = 20.0
-    #: ... the share of the face round the pips (a disc of radius 0.42 side, less the pips) that must be the
-    #: felt's colour (mock trays: 0.996-1; renders' dice 0.87-0.92; a glossy die's lit side face under one
-    #: pip of its dark top, render trays-00371: 0.56); raising it refuses dice whose edges catch the light.
-    felt_plain: float = 0.75
+    #: The black-hat (dark pips) or top-hat (light pips) width; raising it takes larger, fainter spots for
+    #: pips (and more of a face's shaded edge), lowering it loses pips nearly as wide as it.
+    hat: float = 0.45
+    #: The largest spot (its area) taken as one pip before it is looked into again; raising it takes
+    #: larger blots (pips run together, a shadow's core) for pips.
+    spot_most: float = 0.08
+    #: The least fill of its box a spot must have; raising it drops more pips cut or run into marks.
+    roundness: float = 0.5
+    #: Spots at most this wide and high are looked into again over Otsu's level (pips run together);
+    #: raising it splits larger blots.
+    split_within: float = 1.2
+    #: A spot within this distance of a pip of a die read is that die's, and left out; raising it
+    #: leaves out more spots beside dice read (a touching die's own pips).
+    owned: float = 0.15
+    #: The pips' middle lies within this distance of the die's place (a one: ``one_middle``); raising
+    #: them takes pips further off the place looked at (a neighbour's).
+    middle: float = 0.3
+    one_middle: float = 0.25
+    #: The farthest pip from their middle lies within this range (a face's corners, not a pip cluster
+    #: or two dice's pips); widening it takes looser patterns for faces.
+    corner_span: tuple = (0.25, 0.5)
+    #: The least fit of the pips to their face's pattern (:func:`vision.face._pattern_fit`); raising it
+    #: takes only faces seen squarer.
+    pattern_fit: float = 0.9
+    #: A face's pips are of one size: their areas within this factor of each other (a larger one first
+    #: cut to its core); raising it takes a blot beside pips for a pip.
+    sizes: float = 2.5
 
     def __post_init__(self):
-        _check(self, {"size_search": (0.0, 1.0), "size_step": (1.01, 2.0), "size_agree": (0.0, 1.0),
-                      "size_dice": (1, 64), "outline_over_pips": (1.0, 10.0),
-                      "work": (64, 2048), "step": (0.5, 50.0), "bound": (1.0, 255.0), "solid": (0.0, 1.0),
-                      "grow": (0.0, 0.2), "edge": (0.5, 255.0), "least": (0.0, 1.0), "margin": (0, 64), "rim": (0.0, 2.0),
-                      "wall_reach": (0.0, 3.0), "shade_reach": (0, 256), "shade_chroma": (0.0, 255.0),
-                      "shade_fill": (0.0, 1.0), "shade_walls": (0.0, 20.0), "felt_clear": (0.0, 3.0),
-                      "felt_link": (0.0, 2.0), "felt_inset": (0.0, 3.0), "felt_shade": (0.0, 1.0), "felt_colour": (0.0, 255.0),
-                      "felt_plain": (0.0, 1.0)})
+        _check(self, {"hat": (0.05, 2.0), "spot_most": (0.0, 1.0), "roundness": (0.0, 1.0),
+                      "split_within": (0.0, 5.0), "owned": (0.0, 1.0), "middle": (0.0, 1.0),
+                      "one_middle": (0.0, 1.0), "corner_span": (0.0, 2.0), "pattern_fit": (0.0, 1.0),
+                      "sizes": (1.0, 20.0)})
+        if len(self.corner_span) != 2 or self.corner_span[0] > self.corner_span[1]:
+            raise ConfigError(f"corner_span must be (least, most), got {self.corner_span!r}")
 
 
 @dataclass(frozen=True)
@@ -571,8 +495,9 @@ class ReaderConfig:
     ``faces`` (:class:`FaceConfig`), ``pips`` (:class:`PipsConfig`),
     ``learned`` (:class:`LearnedConfig`), ``verdict`` (:class:`VerdictConfig`),
     ``colours`` (:class:`ColourConfig`, naming pip colours), ``board``
-    (:class:`BoardConfig`, dice on a board of fields) and ``tray``
-    (:class:`TrayConfig`, finding the tray at calibration).
+    (:class:`BoardConfig`, dice on a board of fields), ``tray``
+    (:class:`TrayConfig`, finding the tray at calibration) and ``pip_test``
+    (:class:`PipTestConfig`, the classical pip test).
     Raises :class:`ConfigError` for a number out of its range.
     """
 
@@ -597,6 +522,7 @@ class ReaderConfig:
     colours: ColourConfig = field(default_factory=ColourConfig)
     board: BoardConfig = field(default_factory=BoardConfig)
     tray: TrayConfig = field(default_factory=TrayConfig)
+    pip_test: PipTestConfig = field(default_factory=PipTestConfig)
 
     def __post_init__(self):
         _check(self, {"work_size": (64, 8192), "min_contrast": (0.0, 255.0), "min_die": (0.0, 1.0),
@@ -606,7 +532,7 @@ class ReaderConfig:
             raise ConfigError(f"min_die ({self.min_die}) must be less than max_die ({self.max_die})")
         for name, cls in (("faces", FaceConfig), ("pips", PipsConfig), ("learned", LearnedConfig),
                           ("verdict", VerdictConfig), ("colours", ColourConfig), ("board", BoardConfig),
-                          ("tray", TrayConfig)):
+                          ("tray", TrayConfig), ("pip_test", PipTestConfig)):
             if not isinstance(getattr(self, name), cls):
                 raise ConfigError(f"{name} must be a {cls.__name__}, got {type(getattr(self, name)).__name__}")
 
@@ -620,7 +546,7 @@ class ReaderConfig:
         """A config from plain data (a TOML table): top-level numbers and the groups'
         tables. Raises :class:`ConfigError` for an unknown key or a bad number."""
         groups = {"faces": FaceConfig, "pips": PipsConfig, "learned": LearnedConfig, "verdict": VerdictConfig,
-                  "colours": ColourConfig, "board": BoardConfig, "tray": TrayConfig}
+                  "colours": ColourConfig, "board": BoardConfig, "tray": TrayConfig, "pip_test": PipTestConfig}
         kw = {}
         for k, v in data.items():
             if k in groups:

@@ -31,8 +31,8 @@ def _cores(resp: np.ndarray, spots: np.ndarray, config: ReaderConfig) -> np.ndar
     """``spots`` (N×3: x, y, area in px of ``resp``, ``H×W uint8``) with each over twice the others'
     median area cut to its core: its part of ``resp`` over half its own peak (a pip run into the face's
     lit edge or a sheen stands out of it about twice as much as they do over the face). None when a
-    spot so cut leaves no one round part of 0.4-2.5 the others' median area."""
-    out = spots.copy()
+    spot so cut leaves no one round part of the others' median area within ``config.pip_test.sizes``."""
+    out, sizes = spots.copy(), config.pip_test.sizes
     for i, (x, y, a) in enumerate(spots):
         rest = np.delete(spots[:, 2], i)
         med = float(np.median(rest)) if len(rest) else a
@@ -48,7 +48,7 @@ def _cores(resp: np.ndarray, spots: np.ndarray, config: ReaderConfig) -> np.ndar
         peak = int(win[labels == own].max())
         core = ((labels == own) & (win > max(config.faces.pip_contrast, peak // 2))).astype(np.uint8)
         m, _lab, stats, cents = cv2.connectedComponentsWithStats(core, connectivity=8)
-        parts = [j for j in range(1, m) if 0.4 * med <= stats[j, cv2.CC_STAT_AREA] <= 2.5 * med
+        parts = [j for j in range(1, m) if med / sizes <= stats[j, cv2.CC_STAT_AREA] <= sizes * med
                  and round_part(stats[j, cv2.CC_STAT_AREA], stats[j, 2], stats[j, 3])]
         if len(parts) != 1:
             return None
@@ -62,12 +62,15 @@ _OPS = {None: (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT), True: (cv2.MORPH_TOPHAT,),
 
 
 def _spots(grey: np.ndarray, op: int, side: float, config: ReaderConfig, glint: bool):
-    """``(resp, spots)``: the black-hat or top-hat (``op``) response of ``grey`` (``H×W uint8``) at 0.45
-    ``side`` px, and its round spots of a pip's size (:func:`vision.pipfirst._round_spots`: ``(x, y, area,
-    xx, xy, yy)`` px of ``grey``) less a side face's pips (:func:`vision.pipfirst.side_pip`)."""
-    resp = cv2.morphologyEx(grey, op, _rect(0.45 * side))
-    spots = _round_spots(resp, config.faces.top_pip_least * side * side, 0.08 * side * side, 0.5, split_within=1.2 * side,
-                         glint=config.faces.glint_cut * side if glint else 0.0, config=config)
+    """``(resp, spots)``: the black-hat or top-hat (``op``) response of ``grey`` (``H×W uint8``)
+    ``config.pip_test.hat`` ``side`` px wide, and its round spots of a pip's size
+    (:func:`vision.pipfirst._round_spots`: ``(x, y, area, xx, xy, yy)`` px of ``grey``) less a side
+    face's pips (:func:`vision.pipfirst.side_pip`)."""
+    t = config.pip_test
+    resp = cv2.morphologyEx(grey, op, _rect(t.hat * side))
+    spots = _round_spots(resp, config.faces.top_pip_least * side * side, t.spot_most * side * side, t.roundness,
+                         split_within=t.split_within * side, glint=config.faces.glint_cut * side if glint else 0.0,
+                         config=config)
     return resp, [s for s in spots if not side_pip(s)]
 
 
@@ -76,20 +79,21 @@ def pip_spots(image: np.ndarray, box, side: float, light: bool, config: ReaderCo
     """The spots the pip test takes for pips within ``box`` (``(x0, y0, x1, y1)`` px) of ``image``
     (``H×W×3 uint8 BGR``), for dice of ``side`` px: ``(x, y, area)`` px of ``image``, light pips
     (``light`` True) or dark ones (False); ``glint`` and ``owned`` (the pips of dice read, ``(x, y)`` px:
-    a spot within 0.15 side of one is that die's, and left out) as for :func:`pips_confirm`."""
+    a spot within ``config.pip_test.owned`` side of one is that die's, and left out) as for :func:`pips_confirm`."""
     h, w = image.shape[:2]
     x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
     x1, y1 = min(w, int(box[2]) + 1), min(h, int(box[3]) + 1)
     if x1 - x0 < 8 or y1 - y0 < 8:
         return []
     _resp, spots = _spots(cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY), _OPS[light][0], side, config, glint)
-    return [(float(s[0] + x0), float(s[1] + y0), float(s[2])) for s in _not_owned(spots, owned, side, x0, y0)]
+    return [(float(s[0] + x0), float(s[1] + y0), float(s[2]))
+            for s in _not_owned(spots, owned, config.pip_test.owned * side, x0, y0)]
 
 
-def _not_owned(spots, owned, side: float, x0: int = 0, y0: int = 0):
-    """``spots`` (``(x, y, ...)`` px of a crop whose corner lies at ``(x0, y0)``) but those within 0.15
-    ``side`` of a pip in ``owned`` (``(x, y)`` px): another die's pips."""
-    return [s for s in spots if not any(math.hypot(s[0] + x0 - u, s[1] + y0 - v) <= 0.15 * side for u, v in owned)]
+def _not_owned(spots, owned, reach: float, x0: int = 0, y0: int = 0):
+    """``spots`` (``(x, y, ...)`` px of a crop whose corner lies at ``(x0, y0)``) but those within
+    ``reach`` px of a pip in ``owned`` (``(x, y)`` px): another die's pips."""
+    return [s for s in spots if not any(math.hypot(s[0] + x0 - u, s[1] + y0 - v) <= reach for u, v in owned)]
 
 
 def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
@@ -98,21 +102,23 @@ def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
     """The pips of a die of ``value`` round ``(x, y)`` px of ``image`` (``H×W×3 uint8 BGR``) as the
     classical pip test sees them, ``((x, y), ...)`` px, or None when they do not say ``value``.
 
-    Pips are round spots of a black-hat (dark pips) or top-hat (light pips) of 0.45 ``side``
-    (:func:`vision.pipfirst._round_spots`, the pip-first stage's test) whose centres lie within
-    ``config.learned.confirm_reach`` side of ``(x, y)`` (a found die's place is on a grid of a
-    quarter side). They say ``value`` when there are exactly that many, of one size (areas within a
-    factor 2.5, a spot over twice the others' size first cut to its core, :func:`_cores`: a pip run
-    into the face's lit edge), in that face's pattern (:func:`vision.face._pattern_fit` at least 0.9), their middle
-    within 0.3 side of ``(x, y)``, and, for two or more, the farthest 0.25-0.5 side from their middle
-    (a face's corners, not a pip cluster or the pips of two dice); a one lies within 0.25 side of
-    ``(x, y)``; and no other spot of their size lies within ``config.learned.confirm_alone`` side of
-    their middle (a two's other pip beside a one on a die the felt's colour), for three pips or more
-    within ``config.learned.confirm_alone_face`` (their middle is the face's: a pip it lacks lies within
-    about 0.36 side, a touching die's pips 0.65 or more). A spot larger than a pip (a pip run together
-    with a glint along the die's edge) is looked into again over Otsu's level of its response, as the
-    pip-first stage does (``split_within`` 1.2 side). ``owned``: the pips
-    ``(x, y)`` px of the dice read already; a spot within 0.15 side of one is that die's (a one
+    Pips are round spots of a black-hat (dark pips) or top-hat (light pips) ``config.pip_test.hat``
+    (0.45) ``side`` wide (:func:`vision.pipfirst._round_spots`, the pip-first stage's test) whose centres
+    lie within ``config.learned.confirm_reach`` side of ``(x, y)`` (a found die's place is on a grid of
+    a quarter side). They say ``value`` when there are exactly that many, of one size (areas within a
+    factor ``pip_test.sizes``, 2.5, a spot over twice the others' size first cut to its core,
+    :func:`_cores`: a pip run into the face's lit edge), in that face's pattern
+    (:func:`vision.face._pattern_fit` at least ``pip_test.pattern_fit``, 0.9), their middle within
+    ``pip_test.middle`` (0.3) side of ``(x, y)``, and, for two or more, the farthest
+    ``pip_test.corner_span`` (0.25-0.5) side from their middle (a face's corners, not a pip cluster or
+    the pips of two dice); a one lies within ``pip_test.one_middle`` (0.25) side of ``(x, y)``; and no
+    other spot of their size lies within ``config.learned.confirm_alone`` side of their middle (a two's
+    other pip beside a one on a die the felt's colour), for three pips or more within
+    ``config.learned.confirm_alone_face`` (their middle is the face's: a pip it lacks lies within about
+    0.36 side, a touching die's pips 0.65 or more). A spot larger than a pip (a pip run together with a
+    glint along the die's edge) is looked into again over Otsu's level of its response, as the
+    pip-first stage does (``pip_test.split_within``, 1.2 side). ``owned``: the pips ``(x, y)`` px of
+    the dice read already; a spot within ``pip_test.owned`` (0.15) side of one is that die's (a one
     touching a six has the six's pips within reach), neither this die's nor another round it; nor is
     a side face's pip (:func:`vision.pipfirst.side_pip`: a near camera shows a one's side faces' pips beside it).
     ``light``: True looks at light pips only (the shade in a light pip's hollow is a dark spot beside
@@ -126,29 +132,30 @@ def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
         return None
     grey = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
     cx, cy = x - x0, y - y0
+    t = config.pip_test
     for op in _OPS[light]:
         resp, spots = _spots(grey, op, side, config, glint)
-        spots = _not_owned(spots, owned, side, x0, y0)
+        spots = _not_owned(spots, owned, t.owned * side, x0, y0)
         within = np.hypot([s[0] - cx for s in spots], [s[1] - cy for s in spots]) <= config.learned.confirm_reach * side
         near = np.array([s[:3] for s, w in zip(spots, within) if w])
         if len(near) != value:
             continue
-        if near[:, 2].max() > 2.5 * near[:, 2].min():
+        if near[:, 2].max() > t.sizes * near[:, 2].min():
             near = _cores(resp, near, config)
             if near is None:
                 continue
             spots = [s for s, w in zip(spots, within) if not w] + [tuple(c) for c in near]
-        if near[:, 2].max() > 2.5 * near[:, 2].min():
+        if near[:, 2].max() > t.sizes * near[:, 2].min():
             continue
         mid = near[:, :2].mean(axis=0)
-        if np.hypot(mid[0] - cx, mid[1] - cy) > (0.25 if value == 1 else 0.3) * side:
+        if np.hypot(mid[0] - cx, mid[1] - cy) > (t.one_middle if value == 1 else t.middle) * side:
             continue
         if value >= 2:
             far = float(np.hypot(*(near[:, :2] - mid).T).max()) / side
-            if not 0.25 <= far <= 0.5 or _pattern_fit(near[:, :2]) < 0.9:
+            if not t.corner_span[0] <= far <= t.corner_span[1] or _pattern_fit(near[:, :2]) < t.pattern_fit:
                 continue
         # No other pip of their size round them (a two's other pip, a larger face's): the face is whole.
-        like = [s for s in spots if 0.4 <= s[2] / float(np.median(near[:, 2])) <= 2.5]
+        like = [s for s in spots if 1 / t.sizes <= s[2] / float(np.median(near[:, 2])) <= t.sizes]
         alone = config.learned.confirm_alone if value < 3 else config.learned.confirm_alone_face
         if sum(np.hypot(s[0] - mid[0], s[1] - mid[1]) <= alone * side for s in like) != value:
             continue

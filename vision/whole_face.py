@@ -219,7 +219,7 @@ def _cluster_at(image: np.ndarray, weak: list[Die], keep: list[Die], side: float
                 continue
             if any(math.dist(mid, o.center) < 0.85 * side for o in keep + chosen):
                 continue
-            if any(math.dist(p, q) <= 0.15 * side for o in chosen for p in pips for q in o.pips):
+            if any(math.dist(p, q) <= config.pip_test.owned * side for o in chosen for p in pips for q in o.pips):
                 continue
             die = min(weak, key=lambda d: math.dist(d.center, mid))
             face = _sure_face(image, die, value, pips, side, (0, 0), keep + chosen, net, config, agreed=agree)
@@ -227,7 +227,7 @@ def _cluster_at(image: np.ndarray, weak: list[Die], keep: list[Die], side: float
                 chosen.append(replace(face, doubts=(), free_mark=False, slant=1.0))
         held = [q for o in chosen for q in o.pips]
         if (len(keep) + len(chosen) == expect
-                and all(any(math.dist(p, q) <= 0.15 * side for q in held) for p in mine)
+                and all(any(math.dist(p, q) <= config.pip_test.owned * side for q in held) for p in mine)
                 and all(any(math.dist(d.center, o.center) <= 0.75 * side for o in chosen) for d in weak)):
             return keep + chosen
     return None
