@@ -173,3 +173,28 @@ def test_a_face_half_in_shadow_read_as_a_value_its_die_carries_is_read_again():
     r, want = _read(10159, (5, 7), (4, 8), 3, 159)
     assert _dice(r) == want
     assert r.sure
+
+
+def test_two_neighbouring_pips_of_a_four_are_no_two():
+    """Scene 10122's black 4 (81 px) lies a hand's width beside the board, a side of 6 showing. Its two
+    neighbouring pips lie half its side apart, as far as a 2's pips on a die of 58 px, and each was a
+    pip of its own at the finder's scale: at one field's size in px (69.75, the board as calibration
+    found it on a start frame of its own) a square of 56 px was put round them, turned 45° to the face,
+    and read as a sure 2. Two pips with two more of their size completing a square are a side of a
+    larger face: at every field's size round the board's, a die found there is found whole."""
+    import numpy as np
+
+    from vision.config import DEFAULT
+    from vision.fenn_dice import find_dice
+
+    frame, truth = FennScene(seed=10122).frame(blue=(3, 1), red=(5, 1), black=4, seed=122)
+    black = np.float64(next(d["center"] for d in truth if d["colour"] == "black"))
+    sides = []
+    for unit in np.linspace(69.0, 71.0, 9):
+        for f in find_dice(frame, float(unit), DEFAULT.board, chroma=DEFAULT.colours.pip_chroma):
+            if np.hypot(*(f.box.mean(axis=0) - black)) < 30:
+                sides.append(f.side)
+    assert sides and min(sides) > 70, sides
+    corners = ((709.4, 226.4), (1011.4, 776.6), (943.7, 813.5), (645.9, 260.9))  # found on its start frame
+    r = read_fenn(frame, BoardArea(corners, (frame.shape[1], frame.shape[0]), -0.0098, -0.0014))
+    assert [(d.colour, d.value) for d in r.dice] == [("blue", 1), ("red", 1), ("black", 4)]
