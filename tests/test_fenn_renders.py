@@ -178,3 +178,16 @@ def test_a_2s_pip_beside_a_smaller_pip_of_its_side_is_paired():
     label, r = _read("fenn-00112.jpg")
     assert label["black"]["value"] == 2
     assert ("black", 2, None) in _got(r) and _got(r) == _want(label)
+
+
+def test_a_nine_whose_two_rim_pips_are_left_out_is_never_sure():
+    """fenn-00251 (fresh in issue 38's seventeenth round, read surely and wrongly): a blue 9 of the
+    third layout, its middle row reaching the face's rim, lies turned on a burgundy board. Its two rim
+    pips were cut off with the table round the face, a pair at once, so the seven read stayed
+    symmetric: a sure 7. Two marks of the pips' colour inside the face's square, each the other's
+    mirror through the pips' middle, are pips left out: the read asks."""
+    label, r = _read("fenn-00251.jpg")
+    blue = r.die("blue")
+    assert blue is not None and blue.field == 7
+    assert blue.value == 9 or not r.sure
+    assert _got(r)[1:] == _want(label)[1:]  # the red 4 and the black 4 as they are

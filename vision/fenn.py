@@ -545,8 +545,42 @@ def _read_face(frame, box, back, R, dice: DiceSet, config: ReaderConfig):
     pips = pips_of(die)
     if die.value > 6 and not regular(die):
         confidence = min(confidence, config.faces.not_sure_most)  # pips counted in no regular pattern
+    if die.value >= 6 and die.die in ("blue", "red") and _rim_pair(_like_pips(inner, body, pips), keep, pips, P / _GROW):
+        confidence = min(confidence, config.faces.not_sure_most)  # two pips left out at the rim (coloured:
+        # a black die's dark pips are of its shade's and edges' colour, mock scene 10195's black 8)
     frame_pips = cv2.perspectiveTransform(np.float32([pips]), np.linalg.inv(M))[0] if len(pips) else pips
     return FennDie(die.die, die.value, (float(cx), float(cy)), size, None, confidence), np.float64(frame_pips)
+
+
+def _like_pips(inner: np.ndarray, body: np.ndarray, pips: np.ndarray) -> np.ndarray:
+    """The patch's marks of the read pips' colour (bool, ``inner`` the patch Lab float, ``body`` the
+    face's Lab, ``pips`` ``N×2`` patch px): nearer the pips' median colour than half its distance from
+    the face's (a board or table unlike the face is no pip)."""
+    h, w = inner.shape[:2]
+    at = np.clip(np.round(pips).astype(int), 0, [w - 1, h - 1])
+    ink = np.median(inner[at[:, 1], at[:, 0]], axis=0)
+    return np.linalg.norm(inner - ink, axis=2) < 0.5 * float(np.linalg.norm(ink - body))
+
+
+def _rim_pair(marks: np.ndarray, keep: np.ndarray, pips: np.ndarray, side: float) -> bool:
+    """Whether two marks of a pip's size that the face read left out lie inside its square
+    (``keep``, patch px), each the other's mirror image through the read pips' middle: pips on the
+    face's rim cut off by its outline, a pair at once, so the pips read stay symmetric (the renders'
+    fenn-00251: a blue 9 of the third layout, its two rim pips left out, read as a sure 7). A side
+    face's pips are never so: a camera sees at most two neighbouring sides. Looked at for blue and red
+    dice only: a black die's dark pips are of the colour of its shade and edges. ``marks``: the patch's
+    marks unlike the face (bool); ``pips`` the read pips (``N×2`` patch px); ``side`` the face's px."""
+    if len(pips) < 2:
+        return False
+    n, _lab, stats, cents = cv2.connectedComponentsWithStats((marks & (keep > 0)).astype(np.uint8))
+    d = np.hypot(*(pips[:, None] - pips[None]).transpose(2, 0, 1))
+    np.fill_diagonal(d, np.inf)
+    step = float(np.median(d.min(axis=1)))
+    area = np.pi * (0.3 * step) ** 2  # a pip about 0.6 of the pips' spacing across
+    left = [cents[k] for k in range(1, n) if 0.4 * area <= stats[k, cv2.CC_STAT_AREA] <= 2.5 * area
+            and np.hypot(*(pips - cents[k]).T).min() > 0.5 * step]
+    mid = pips.mean(axis=0)
+    return any(np.hypot(*(2 * mid - a - b)) <= 0.15 * side for i, a in enumerate(left) for b in left[i + 1:])
 
 
 def _rim_pip(face: np.ndarray, pipmask: np.ndarray, pips: np.ndarray, dist: np.ndarray, config: BoardConfig):
