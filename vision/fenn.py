@@ -569,7 +569,10 @@ def _rim_pair(marks: np.ndarray, keep: np.ndarray, pips: np.ndarray, side: float
     fenn-00251: a blue 9 of the third layout, its two rim pips left out, read as a sure 7). A side
     face's pips are never so: a camera sees at most two neighbouring sides. Looked at for blue and red
     dice only: a black die's dark pips are of the colour of its shade and edges. ``marks``: the patch's
-    marks unlike the face (bool); ``pips`` the read pips (``N×2`` patch px); ``side`` the face's px."""
+    marks of the pips' colour (bool, :func:`_like_pips`); ``pips`` the read pips (``N×2`` patch px);
+    ``side`` the face's px. A mark counts as a pip of 0.4-2.5 times the area of a disc 0.6 of the pips'
+    spacing across, half a spacing or more from every read pip; a pair's middle within 0.15 side of the
+    read pips' middle."""
     if len(pips) < 2:
         return False
     n, _lab, stats, cents = cv2.connectedComponentsWithStats((marks & (keep > 0)).astype(np.uint8))
