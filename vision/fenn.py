@@ -563,16 +563,13 @@ def _like_pips(inner: np.ndarray, body: np.ndarray, pips: np.ndarray) -> np.ndar
 
 
 def _rim_pair(marks: np.ndarray, keep: np.ndarray, pips: np.ndarray, side: float) -> bool:
-    """Whether two marks of a pip's size that the face read left out lie inside its square
-    (``keep``, patch px), each the other's mirror image through the read pips' middle: pips on the
-    face's rim cut off by its outline, a pair at once, so the pips read stay symmetric (the renders'
-    fenn-00251: a blue 9 of the third layout, its two rim pips left out, read as a sure 7). A side
-    face's pips are never so: a camera sees at most two neighbouring sides. Looked at for blue and red
-    dice only: a black die's dark pips are of the colour of its shade and edges. ``marks``: the patch's
-    marks of the pips' colour (bool, :func:`_like_pips`); ``pips`` the read pips (``N×2`` patch px);
-    ``side`` the face's px. A mark counts as a pip of 0.4-2.5 times the area of a disc 0.6 of the pips'
-    spacing across, half a spacing or more from every read pip; a pair's middle within 0.15 side of the
-    read pips' middle."""
+    """Whether two marks of a pip's size that the face read left out lie in its square (``keep``, patch
+    px), each the other's mirror through the read pips' middle (within 0.15 ``side``, the face's px):
+    rim pips cut off as a pair, so the pips read stay symmetric (fenn-00251: a blue 9, a sure 7). A
+    side face's pips are never so (a camera sees at most two neighbouring sides); blue and red dice
+    only (a black die's pips are of its shade's colour). ``marks``: the patch's marks of the pips'
+    colour (bool, :func:`_like_pips`); ``pips``: ``N×2`` patch px. A mark is a pip of 0.4-2.5 times a
+    disc 0.6 of the pips' spacing across, half a spacing or more from every pip read."""
     if len(pips) < 2:
         return False
     n, _lab, stats, cents = cv2.connectedComponentsWithStats((marks & (keep > 0)).astype(np.uint8))
