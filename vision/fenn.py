@@ -546,8 +546,7 @@ def _read_face(frame, box, back, R, dice: DiceSet, config: ReaderConfig):
     if die.value > 6 and not regular(die):
         confidence = min(confidence, config.faces.not_sure_most)  # pips counted in no regular pattern
     if die.value >= 6 and die.die in ("blue", "red") and _rim_pair(_like_pips(inner, body, pips), keep, pips, P / _GROW):
-        confidence = min(confidence, config.faces.not_sure_most)  # two pips left out at the rim (coloured:
-        # a black die's dark pips are of its shade's and edges' colour, mock scene 10195's black 8)
+        confidence = min(confidence, config.faces.not_sure_most)  # two rim pips left out (mock 10195: not black)
     frame_pips = cv2.perspectiveTransform(np.float32([pips]), np.linalg.inv(M))[0] if len(pips) else pips
     return FennDie(die.die, die.value, (float(cx), float(cy)), size, None, confidence), np.float64(frame_pips)
 
@@ -573,9 +572,7 @@ def _rim_pair(marks: np.ndarray, keep: np.ndarray, pips: np.ndarray, side: float
     if len(pips) < 2:
         return False
     n, _lab, stats, cents = cv2.connectedComponentsWithStats((marks & (keep > 0)).astype(np.uint8))
-    d = np.hypot(*(pips[:, None] - pips[None]).transpose(2, 0, 1))
-    np.fill_diagonal(d, np.inf)
-    step = float(np.median(d.min(axis=1)))
+    step = _spacing(pips)
     area = np.pi * (0.3 * step) ** 2  # a pip about 0.6 of the pips' spacing across
     left = [cents[k] for k in range(1, n) if 0.4 * area <= stats[k, cv2.CC_STAT_AREA] <= 2.5 * area
             and np.hypot(*(pips - cents[k]).T).min() > 0.5 * step]
@@ -608,14 +605,19 @@ def _rim_pip(face: np.ndarray, pipmask: np.ndarray, pips: np.ndarray, dist: np.n
     return cv2.bitwise_or(face, spot), cv2.bitwise_or(pipmask, mark)
 
 
+def _spacing(pips: np.ndarray) -> float:
+    """The pips' spacing (``N×2`` px, N ≥ 2): the median distance from a pip to its nearest, px."""
+    d = np.hypot(*(pips[:, None] - pips[None]).transpose(2, 0, 1))
+    np.fill_diagonal(d, np.inf)
+    return float(np.median(d.min(axis=1)))
+
+
 def _unpaired(pips: np.ndarray):
     """``(middle, k, spacing)`` where all of ``pips`` (N×2 px) but pip ``k`` pair up through one middle
     (each one's mirror image within 0.35 of their spacing of another; the middle of the pips and the
     midpoints of pairs that most pips mirror through), or None where more or none are left alone.
     ``spacing``: the median distance from a pip to its nearest."""
-    gaps = np.linalg.norm(pips[:, None] - pips[None], axis=2)
-    np.fill_diagonal(gaps, np.inf)
-    spacing = float(np.median(gaps.min(axis=1)))
+    spacing = _spacing(pips)
     i, j = np.triu_indices(len(pips), 1)
     middles = np.vstack([pips, (pips[i] + pips[j]) / 2])
     mirrored = 2 * middles[:, None] - pips[None]  # (middle, pip, xy)
@@ -633,9 +635,7 @@ def regular_pattern(pips: np.ndarray, tolerance: float) -> bool:
     face cut by its outline found too small (a 9 whose one column is half lost: 7) is not."""
     if len(pips) < 2:
         return True
-    d = np.hypot(*(pips[:, None] - pips[None]).transpose(2, 0, 1))
-    np.fill_diagonal(d, np.inf)
-    step = float(np.median(d.min(axis=1)))
+    step = _spacing(pips)
     mirror = 2 * pips.mean(axis=0) - pips
     miss = np.hypot(*(mirror[:, None] - pips[None]).transpose(2, 0, 1)).min(axis=1)
     return bool(miss.max() <= tolerance * step)
