@@ -234,6 +234,47 @@ def test_a_second_search_with_the_memo_looks_again_only_where_the_first_did_not(
     assert _found(second, truth[1:], side) == len(second) == 2
 
 
+class _SharpPeak:
+    """A stand-in for the classifier whose die probability peaks at each of ``truth``'s centres as the
+    network's does, narrower than the search's grid (a quarter side): 0.999 within 0.1 side, 0.7 within
+    0.2 side (the true value sure), elsewhere no die."""
+
+    def __init__(self, truth):
+        self.truth = truth
+
+    def classify(self, image, centers, side, turns=False):
+        p = np.zeros((len(centers), 7))
+        p[:, 0] = 1.0
+        for row, c in zip(p, centers):
+            d = min(self.truth, key=lambda d: math.dist(d.center, c))
+            far = math.dist(d.center, c) / side
+            if far < 0.2:
+                die = 0.999 if far < 0.1 else 0.7
+                row[:] = 0.0
+                row[0], row[d.value] = 1.0 - die, die
+        return p
+
+
+@pytest.mark.parametrize("refine_from, found_off_grid", [(0.5, True), (1.01, False)])
+def test_a_die_between_the_grids_places_is_found_by_looking_round_the_nearest(refine_from, found_off_grid):
+    """find_dice looks on a grid of a quarter side; a die whose middle lies more than 0.1 side from every
+    place of it gets under ``find_die`` at each (mock trays 137, 212: a die between two others missed at
+    one size, found at another). Places of at least ``refine_from`` are looked round half a step away,
+    so it is found; with ``refine_from`` above ``find_die`` only the dice on the grid are."""
+    img, truth = render_throw([2, 3, 5, 6], seed=4, style=STYLE)
+    side = truth[0].size
+    step = side / 4
+    off = [d for d in truth if step * math.hypot(*(abs((c - step / 2) / step - round((c - step / 2) / step))
+                                                   for c in d.center)) > 0.1 * side]
+    assert off, "no die lies off the grid here: the test would prove nothing"
+    cfg = replace(ReaderConfig().learned, refine_from=refine_from)
+    found = find_dice(img, side, net=_SharpPeak(truth), config=cfg)
+    on = [d for d in truth if d not in off]
+    assert _found(found, on, side) == len(on)
+    assert _found(found, off, side) == (len(off) if found_off_grid else 0)
+    assert len(found) == len(on) + (len(off) if found_off_grid else 0)
+
+
 @pytest.mark.parametrize("unexplained", [1, 0])
 def test_where_nothing_was_read_but_something_die_sized_is_there_the_classifier_looks(monkeypatch, unexplained):
     """Dark dice with red pips on a light table: the classical passes read

@@ -390,6 +390,11 @@ class LearnedConfig:
     search_density: float = 0.15
     #: Two dice found lie at least this many sides apart; raising it merges more near places into one die.
     found_apart: float = 0.85
+    #: A searched place given this die probability or more, yet under ``find_die``, is looked at again half
+    #: a grid step round it (the network's peak is narrower than the grid of a quarter side: mock trays 137,
+    #: 212, a die touching two others found at one grid's alignment, not at another's); raising it looks
+    #: again round fewer places (above ``find_die``: none).
+    refine_from: float = 0.5
     #: A die found lies on the table: this share of a ring round it is plain table or known dice.
     #: Raising it refuses more finds in clutter.
     on_table: float = 0.25
@@ -410,7 +415,7 @@ class LearnedConfig:
                       "confirm_alone": (0.3, 2.0), "confirm_reread": (0, 1), "no_die_counted": (0, 1),
                       "recount_sure": (0, 1), "recount_near": (0.02, 0.5), "cluster_faces": (0, 1), "one_in_two": unit,
                       "confirm_alone_face": (0.3, 2.0), "find_sides": (0.3, 3.0), "most_crops": (1, 10**6),
-                      "search_density": unit,
+                      "search_density": unit, "refine_from": (0.0, 1.01),
                       "found_apart": (0.0, 3.0), "on_table": unit, "table_near": (0.0, 255.0),
                       "table_shade_l": (0.0, 255.0), "table_shade_chroma": (0.0, 255.0)})
 

@@ -149,7 +149,8 @@ def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None"
     one are not searched. ``mask``: optional ``H×W uint8``, nonzero where dice
     may lie (a tray's area). Only places that stand out from the smooth
     background (``config.search_density``) are tried, on a grid of a quarter
-    side, and a die found must lie on the table, in light or in shade
+    side (and round the places the network gives ``config.refine_from`` of a die
+    or more, half a step away: :func:`_refine`), and a die found must lie on the table, in light or in shade
     (:func:`_lies_on_the_table`): a key on a laptop does not.
     ``value_share``: the least share of the die probability its likeliest
     value must have (``config.learned.find_value``; ``config.learned.find_value_next`` for a
@@ -190,6 +191,13 @@ def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None"
     for j in range(0, len(new), 256):
         batch = new[j:j + 256]
         probs.update(zip(batch, net.classify(image, pts[batch], side)))
+    more = _refine(image, seen, idx, side, net, mask, cfg)
+    if len(more):
+        pts = seen["pts"]
+        if len(taken):
+            near = np.hypot(pts[more, None, 0] - taken[None, :, 0], pts[more, None, 1] - taken[None, :, 1]).min(axis=1)
+            more = more[near > 0.75 * side]
+        idx = np.concatenate([idx, more])
     die = np.array([1.0 - probs[i][0] for i in idx])
     found: list[tuple[float, float, int, float, float]] = []
     for o in np.argsort(-die):
@@ -205,6 +213,42 @@ def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None"
         if share >= value_share and _lies_on_the_table(table, x, y, at, taken, cfg):
             found.append((float(x), float(y), v + 1, float(share * die[o]), at))
     return found
+
+
+def _refine(image: np.ndarray, seen: dict, idx: np.ndarray, side: float, net: "FaceNet", mask, cfg: LearnedConfig
+            ) -> np.ndarray:
+    """The places looked at again round those of ``idx`` (indices into ``seen["pts"]``, a search of
+    :func:`_search_places` for dice of ``side`` px in ``image``, ``H×W×3 uint8 BGR``) that the network gives a
+    die probability of at least ``cfg.refine_from`` but under ``cfg.find_die``: the eight places half a grid
+    step (an eighth of ``side``) round each, within the picture and ``mask`` (``H×W uint8``, nonzero where
+    dice may lie; None: anywhere), added to ``seen`` (their looks in ``seen["probs"]``) and returned as
+    indices. The network's die probability falls from 1.0 at a face's middle to about 0.5 a tenth of a side
+    away, so a die whose middle falls between the grid's places may reach ``cfg.find_die`` at none (mock tray
+    137: a three touching two dice, found at a side of 80 px, not at 84). Each place is looked round once a
+    search (``seen["refined"]``), and places added are not looked round again."""
+    probs, done = seen["probs"], seen.setdefault("refined", set())
+    todo = [i for i in idx if i not in done and cfg.refine_from <= 1.0 - probs[i][0] < cfg.find_die]
+    done.update(todo)
+    if not todo:
+        return np.zeros(0, int)
+    h, w = image.shape[:2]
+    half = max(1.0, side / 4.0) / 2
+    offsets = np.array([(dx, dy) for dx in (-half, 0.0, half) for dy in (-half, 0.0, half) if dx or dy])
+    around = (seen["pts"][todo][:, None, :] + offsets[None]).reshape(-1, 2)
+    inside = (around[:, 0] >= 0) & (around[:, 0] < w) & (around[:, 1] >= 0) & (around[:, 1] < h)
+    around = around[inside]
+    if mask is not None:
+        around = around[mask[around[:, 1].astype(int), around[:, 0].astype(int)] > 0]
+    if not len(around):
+        return np.zeros(0, int)
+    first = len(seen["pts"])
+    seen["pts"] = np.concatenate([seen["pts"], around])
+    added = np.arange(first, first + len(around))
+    done.update(added.tolist())
+    for j in range(0, len(added), 256):
+        batch = added[j:j + 256]
+        probs.update(zip(batch.tolist(), net.classify(image, seen["pts"][batch], side)))
+    return added
 
 
 def _search_places(image: np.ndarray, side: float, mask: np.ndarray | None, cfg: LearnedConfig) -> dict:
