@@ -141,7 +141,7 @@ def _softmax(z: np.ndarray) -> np.ndarray:
 
 def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None" = None,
               mask: np.ndarray | None = None, value_share: float | None = None, memo: dict | None = None,
-              config: LearnedConfig | None = None) -> list[tuple[float, float, int, float, float]]:
+              config: LearnedConfig | None = None, refine: bool = True) -> list[tuple[float, float, int, float, float]]:
     """Dice the network finds in ``image`` away from those already ``taken``.
 
     ``image``: ``H×W×3 uint8 BGR``. ``side``: a die's side, pixels. ``taken``:
@@ -149,8 +149,8 @@ def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None"
     one are not searched. ``mask``: optional ``H×W uint8``, nonzero where dice
     may lie (a tray's area). Only places that stand out from the smooth
     background (``config.search_density``) are tried, on a grid of a quarter
-    side (and round the places the network gives ``config.refine_from`` of a die
-    or more, half a step away: :func:`_refine`), and a die found must lie on the table, in light or in shade
+    side (with ``refine``, also round the places the network gives ``config.refine_from``
+    of a die or more, half a step away: :func:`_refine`), and a die found must lie on the table, in light or in shade
     (:func:`_lies_on_the_table`): a key on a laptop does not.
     ``value_share``: the least share of the die probability its likeliest
     value must have (``config.learned.find_value``; ``config.learned.find_value_next`` for a
@@ -191,7 +191,7 @@ def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None"
     for j in range(0, len(new), 256):
         batch = new[j:j + 256]
         probs.update(zip(batch, net.classify(image, pts[batch], side)))
-    more = _refine(image, seen, idx, side, net, mask, cfg)
+    more = _refine(image, seen, idx, side, net, mask, cfg) if refine else np.zeros(0, int)
     if len(more):
         pts = seen["pts"]
         if len(taken):

@@ -180,7 +180,7 @@ def _clear_of_edge(x: float, y: float, side: float, w: int, h: int) -> bool:
 
 def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int, oy: int,
                   value_share: float, memo: dict | None = None, *, config: ReaderConfig = DEFAULT,
-                  net=None, confirm=None) -> list[Die]:
+                  net=None, confirm=None, refine: bool = True) -> list[Die]:
     """Dice the learned classifier (:func:`vision.facenet.find_dice`) finds
     away from ``dice``, dice of ``side`` px whose likeliest value has at
     least ``value_share`` of the die probability (see
@@ -196,7 +196,9 @@ def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int
     reads there as ``value``, or None (:func:`vision.pip_test.pips_confirm`); a die the classifier
     gives ``config.learned.confirm_found`` or more that it confirms keeps the classifier's
     confidence and no doubt: two independent readings agree (a die whose body is the felt's colour, or whose side faces spoil
-    its outline, shows no face to the classical passes but its pips)."""
+    its outline, shows no face to the classical passes but its pips). ``refine``: as for
+    :func:`vision.facenet.find_dice` (the reader looks round the search's places only where a count is due
+    and the read is short of it)."""
     from vision.facenet import find_dice
 
     h, w = image.shape[:2]
@@ -207,8 +209,18 @@ def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int
     taken = [(d.center[0] - ox, d.center[1] - oy) for d in dice]
     owned = [(px - ox, py - oy) for d in dice for px, py in d.pips]  # the dice read's pips, not a found die's
     finds = [f for f in find_dice(image, side, taken=taken, mask=mask, value_share=value_share, net=net,
-                                  config=config.learned, memo=memo)
+                                  config=config.learned, memo=memo, refine=refine)
              if poly is not None or _clear_of_edge(f[0], f[1], f[4], w, h)]
+    if confirm:
+        # In a calibrated tray every die is ``side`` across, whatever size the classifier was surest at, and two
+        # dice's middles lie at least a side apart (each holds the circle its face's sides touch): of two finds
+        # closer than ``config.learned.found_apart`` of it the surer is kept (held-out mock tray 1248: the two
+        # pips of a two, 0.79 side apart, found as two ones at 0.8 side, each confirming the other's pip owned).
+        kept: list = []
+        for f in finds:
+            if all(np.hypot(f[0] - k[0], f[1] - k[1]) >= config.learned.found_apart * side for k in kept):
+                kept.append(f)
+        finds = kept
     confirmed: dict = {}  # a find's index -> its pips, px of ``image``
     # A die confirmed lends its pips to the dice read (``owned``): a one found beside a three found in the
     # same search has the three's corner pip within reach, and is tried again once the three is confirmed.

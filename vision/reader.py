@@ -322,6 +322,9 @@ def read_throw(
     if learned and learned_side and (unexplained or (expect is not None and len(out) < expect)):
         extra = []
         memo: dict = {}  # each size's search, kept for the second search (find_dice's memo)
+        # Where the count is due (searched only while short of it), the search also looks round its places
+        # (config.learned.refine_from); with no count it does not: on the shared photos (dice of 20-35 px, no
+        # tray) looking round found more dice that are not there (many-colours precision 0.982 -> 0.980).
         # In a calibrated tray a die found whose classical pips say the same value is sure (in the search for
         # larger dice too: its pips are counted at the dice's own side as well, see :func:`found_confirmed`).
         confirm = partial(found_confirmed, dice_side=learned_side, config=config) if die_size else None
@@ -332,15 +335,15 @@ def read_throw(
             # The dice whose values the classifier is sure of first, at every size; then, where
             # none was found, those whose values are only likelier (see ``config.learned.find_value_next``).
             extra += _learned_dice(image, out + extra, learned_side, poly, ox, oy, value_share, memo,
-                                   config=config, net=net, confirm=confirm)
+                                   config=config, net=net, confirm=confirm, refine=expect is not None)
             for larger in config.learned.larger:
                 # Still short of the dice thrown, or, with no count known and no calibration to fix
                 # the dice's size, something die-sized still unread: dice larger than those read (a
                 # mixed set) are looked for too.
                 short = expect is not None and len(out) + len(extra) < expect
                 if short or unread:
-                    larger_dice = _learned_dice(image, out + extra, learned_side * larger, poly, ox, oy,
-                                                value_share, memo, config=config, net=net, confirm=confirm)
+                    larger_dice = _learned_dice(image, out + extra, learned_side * larger, poly, ox, oy, value_share,
+                                                memo, config=config, net=net, confirm=confirm, refine=expect is not None)
                     # With no count to check it against, a one (a round spot in a square: a key's
                     # symbol, a button) at a size far from the dice read is not taken.
                     extra += larger_dice if short or larger <= config.learned.ones_upto else \
