@@ -210,6 +210,11 @@ def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None"
         if i not in looks:
             looks[i] = _closer_look(net, image, x, y, side, cfg)
         v, share, at = looks[i]
+        if v == 0 and i >= seen["grid"]:
+            # A one only where the search looked round: a crop centred on a pip of a two shows a one (the two's
+            # other pip lies 0.85 side away, beyond the crop), and of the places round a two those on a pip are
+            # surest (held-out mock trays 1102, 1199: a two found as a one, or as two ones).
+            continue
         if share >= value_share and _lies_on_the_table(table, x, y, at, taken, cfg):
             found.append((float(x), float(y), v + 1, float(share * die[o]), at))
     return found
@@ -225,7 +230,8 @@ def _refine(image: np.ndarray, seen: dict, idx: np.ndarray, side: float, net: "F
     indices. The network's die probability falls from 1.0 at a face's middle to about 0.5 a tenth of a side
     away, so a die whose middle falls between the grid's places may reach ``cfg.find_die`` at none (mock tray
     137: a three touching two dice, found at a side of 80 px, not at 84). Each place is looked round once a
-    search (``seen["refined"]``), and places added are not looked round again."""
+    search (``seen["refined"]``), and places added are not looked round again. A one is not found at a place
+    added (:func:`find_dice`): round a two, those on its pips look like ones."""
     probs, done = seen["probs"], seen.setdefault("refined", set())
     todo = [i for i in idx if i not in done and cfg.refine_from <= 1.0 - probs[i][0] < cfg.find_die]
     done.update(todo)
@@ -255,8 +261,9 @@ def _search_places(image: np.ndarray, side: float, mask: np.ndarray | None, cfg:
     """What a search of ``image`` (``H×W×3 uint8 BGR``) for dice of ``side`` px works out whatever
     is taken: ``pts``, the places (pixels ``(x, y)``, ``N×2``) on a grid of a quarter side where the
     picture stands out from its smoothed background (``config.search_density``) within ``mask``;
-    ``table``, ``H×W uint8`` nonzero on plain table (:func:`_plain_table`); and two empty dicts,
-    ``probs`` and ``looks``, for the network's look at each place and its closer look."""
+    ``table``, ``H×W uint8`` nonzero on plain table (:func:`_plain_table`); two empty dicts,
+    ``probs`` and ``looks``, for the network's look at each place and its closer look; and ``grid``, how many
+    of ``pts`` are the grid's (:func:`_refine` adds places after them)."""
     h, w = image.shape[:2]
     step = max(1.0, side / 4.0)
     # Where the picture differs from its smoothed background (dice, and whatever else lies there).
@@ -277,7 +284,7 @@ def _search_places(image: np.ndarray, side: float, mask: np.ndarray | None, cfg:
     ys, xs = np.mgrid[step / 2:h:step, step / 2:w:step]
     pts = np.stack([xs.ravel(), ys.ravel()], axis=1)
     pts = pts[density[pts[:, 1].astype(int), pts[:, 0].astype(int)] >= cfg.search_density]
-    return {"pts": pts, "table": table, "probs": {}, "looks": {}}
+    return {"pts": pts, "table": table, "probs": {}, "looks": {}, "grid": len(pts)}
 
 
 def _closer_look(net: "FaceNet", image: np.ndarray, x: float, y: float, side: float, cfg: LearnedConfig
