@@ -261,8 +261,8 @@ def test_a_die_between_the_grids_places_is_found_by_looking_round_the_nearest(re
     """find_dice looks on a grid of a quarter side; a die whose middle lies more than 0.1 side from every
     place of it gets under ``find_die`` at each (mock trays 137, 212: a die between two others missed at
     one size, found at another). Places of at least ``refine_from`` are looked round half a step away,
-    so it is found; with ``refine_from`` above ``find_die``, or without ``refine`` (the reader's search
-    with no count due), only the dice on the grid are."""
+    so it is found where ``refine`` (a second reading: the pip test) agrees; with ``refine_from`` above
+    ``find_die``, or without ``refine`` (the reader's search with no count due), only the dice on the grid are."""
     img, truth = render_throw([2, 3, 5, 6], seed=4, style=STYLE)
     side = truth[0].size
     step = side / 4
@@ -270,8 +270,11 @@ def test_a_die_between_the_grids_places_is_found_by_looking_round_the_nearest(re
                                                    for c in d.center)) > 0.1 * side]
     assert off, "no die lies off the grid here: the test would prove nothing"
     cfg = replace(ReaderConfig().learned, refine_from=refine_from)
-    found = find_dice(img, side, net=_SharpPeak(truth), config=cfg, refine=refine)
+    found = find_dice(img, side, net=_SharpPeak(truth), config=cfg, refine=(lambda *_: True) if refine else None)
     on = [d for d in truth if d not in off]
+    if refine and found_off_grid:  # a die found only round the grid is taken only where a second reading agrees
+        unconfirmed = find_dice(img, side, net=_SharpPeak(truth), config=cfg, refine=lambda *_: False)
+        assert _found(unconfirmed, off, side) == 0 and _found(unconfirmed, on, side) == len(on)
     assert _found(found, on, side) == len(on)
     assert _found(found, off, side) == (len(off) if found_off_grid else 0)
     assert len(found) == len(on) + (len(off) if found_off_grid else 0)

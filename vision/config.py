@@ -390,10 +390,11 @@ class LearnedConfig:
     search_density: float = 0.15
     #: Two dice found lie at least this many sides apart; raising it merges more near places into one die.
     found_apart: float = 0.85
-    #: Where the count is due and the read short of it, a searched place given this die probability or more,
-    #: yet under ``find_die``, is looked at again half a grid step round it (the network's peak is narrower
-    #: than the grid of a quarter side: mock trays 137, 212, a die touching two others found at one grid's
-    #: alignment, not at another's); raising it looks again round fewer places (above ``find_die``: none).
+    #: Where the count is due and the read short of it in a calibrated tray, a searched place given this die
+    #: probability or more, yet under ``find_die``, is looked at again half a grid step round it, a die found
+    #: there taken where its pips confirm it (the network's peak is narrower than the grid of a quarter side:
+    #: mock trays 137, 212, a die touching two others found at one grid's alignment, not at another's);
+    #: raising it looks again round fewer places (above ``find_die``: none).
     refine_from: float = 0.5
     #: A die found lies on the table: this share of a ring round it is plain table or known dice.
     #: Raising it refuses more finds in clutter.

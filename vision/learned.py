@@ -180,7 +180,7 @@ def _clear_of_edge(x: float, y: float, side: float, w: int, h: int) -> bool:
 
 def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int, oy: int,
                   value_share: float, memo: dict | None = None, *, config: ReaderConfig = DEFAULT,
-                  net=None, confirm=None, refine: bool = True) -> list[Die]:
+                  net=None, confirm=None, refine: bool = False) -> list[Die]:
     """Dice the learned classifier (:func:`vision.facenet.find_dice`) finds
     away from ``dice``, dice of ``side`` px whose likeliest value has at
     least ``value_share`` of the die probability (see
@@ -196,9 +196,9 @@ def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int
     reads there as ``value``, or None (:func:`vision.pip_test.pips_confirm`); a die the classifier
     gives ``config.learned.confirm_found`` or more that it confirms keeps the classifier's
     confidence and no doubt: two independent readings agree (a die whose body is the felt's colour, or whose side faces spoil
-    its outline, shows no face to the classical passes but its pips). ``refine``: as for
-    :func:`vision.facenet.find_dice` (the reader looks round the search's places only where a count is due
-    and the read is short of it)."""
+    its outline, shows no face to the classical passes but its pips). ``refine``: with ``confirm``, the
+    search also looks round its places (:func:`vision.facenet.find_dice`), a die found only there taken where
+    ``confirm`` confirms it (the reader looks round only where a count is due and the read is short of it)."""
     from vision.facenet import find_dice
 
     h, w = image.shape[:2]
@@ -209,7 +209,9 @@ def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int
     taken = [(d.center[0] - ox, d.center[1] - oy) for d in dice]
     owned = [(px - ox, py - oy) for d in dice for px, py in d.pips]  # the dice read's pips, not a found die's
     finds = [f for f in find_dice(image, side, taken=taken, mask=mask, value_share=value_share, net=net,
-                                  config=config.learned, memo=memo, refine=refine)
+                                  config=config.learned, memo=memo,
+                                  refine=(lambda x, y, v, at: confirm(image, x, y, at, v, owned=owned) is not None)
+                                  if refine and confirm else None)
              if poly is not None or _clear_of_edge(f[0], f[1], f[4], w, h)]
     if confirm:
         # In a calibrated tray every die is ``side`` across, whatever size the classifier was surest at, and two

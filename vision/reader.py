@@ -322,9 +322,10 @@ def read_throw(
     if learned and learned_side and (unexplained or (expect is not None and len(out) < expect)):
         extra = []
         memo: dict = {}  # each size's search, kept for the second search (find_dice's memo)
-        # Where the count is due (searched only while short of it), the search also looks round its places
-        # (config.learned.refine_from); with no count it does not: on the shared photos (dice of 20-35 px, no
-        # tray) looking round found more dice that are not there (many-colours precision 0.982 -> 0.980).
+        # Where the count is due (searched only while short of it) in a calibrated tray, the search also looks
+        # round its places (config.learned.refine_from), a die found only there taken where its pips confirm it;
+        # with no count it does not: on the shared photos (dice of 20-35 px, no tray) looking round found more
+        # dice that are not there (many-colours precision 0.982 -> 0.980).
         # In a calibrated tray a die found whose classical pips say the same value is sure (in the search for
         # larger dice too: its pips are counted at the dice's own side as well, see :func:`found_confirmed`).
         confirm = partial(found_confirmed, dice_side=learned_side, config=config) if die_size else None
