@@ -180,12 +180,8 @@ def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None"
         if memo is not None:
             memo[side] = seen
     pts, table, probs, looks = seen["pts"], seen["table"], seen["probs"], seen["looks"]
-    keep = np.ones(len(pts), bool)
     taken = np.asarray(list(taken), float).reshape(-1, 2)
-    if len(taken):
-        near = np.hypot(pts[:, None, 0] - taken[None, :, 0], pts[:, None, 1] - taken[None, :, 1]).min(axis=1)
-        keep &= near > 0.75 * side
-    idx = np.flatnonzero(keep)
+    idx = np.flatnonzero(_away_from(pts, taken, side))
     if len(idx) == 0 or len(idx) > cfg.most_crops:
         return []
     new = [i for i in idx if i not in probs]
@@ -195,10 +191,7 @@ def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None"
     more = _refine(image, seen, idx, side, net, mask, cfg) if refine is not None else np.zeros(0, int)
     if len(more):
         pts = seen["pts"]
-        if len(taken):
-            near = np.hypot(pts[more, None, 0] - taken[None, :, 0], pts[more, None, 1] - taken[None, :, 1]).min(axis=1)
-            more = more[near > 0.75 * side]
-        idx = np.concatenate([idx, more])
+        idx = np.concatenate([idx, more[_away_from(pts[more], taken, side)]])
     die = np.array([1.0 - probs[i][0] for i in idx])
     found: list[tuple[float, float, int, float, float]] = []
     for o in np.argsort(-die):
@@ -222,6 +215,15 @@ def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None"
             # missed on the grid, read there as a four at 0.8 side; such a die must be confirmed.)
             found.append((float(x), float(y), v + 1, float(share * die[o]), at))
     return found
+
+
+def _away_from(pts: np.ndarray, taken: np.ndarray, side: float) -> np.ndarray:
+    """Which of ``pts`` (``N×2`` pixels ``(x, y)``) lie more than 0.75 ``side`` (pixels) from every one of
+    ``taken`` (``M×2``, pixels; may be empty): a bool array of ``N``. Nearer, the crop would hold the die taken."""
+    if not len(taken):
+        return np.ones(len(pts), bool)
+    near = np.hypot(pts[:, None, 0] - taken[None, :, 0], pts[:, None, 1] - taken[None, :, 1]).min(axis=1)
+    return near > 0.75 * side
 
 
 def _refine(image: np.ndarray, seen: dict, idx: np.ndarray, side: float, net: "FaceNet", mask, cfg: LearnedConfig
