@@ -204,13 +204,14 @@ def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None"
         if i not in looks:
             looks[i] = _closer_look(net, image, x, y, side, cfg)
         v, share, at = looks[i]
-        if v == 0 and i >= seen["grid"]:
+        looked_round = i >= seen["grid"]  # a place only looked round, not the grid's
+        if v == 0 and looked_round:
             # A one only where the search looked round: a crop centred on a pip of a two shows a one (the two's
             # other pip lies 0.85 side away, beyond the crop), and of the places round a two those on a pip are
             # surest (held-out mock trays 1102, 1199: a two found as a one, or as two ones).
             continue
         if share >= value_share and _lies_on_the_table(table, x, y, at, taken, cfg) and \
-                (i < seen["grid"] or refine(float(x), float(y), v + 1, at)):
+                (not looked_round or refine(float(x), float(y), v + 1, at)):
             # (A place only looked round is more chances of a die than the grid gives: trays-00075's five,
             # missed on the grid, read there as a four at 0.8 side; such a die must be confirmed.)
             found.append((float(x), float(y), v + 1, float(share * die[o]), at))
