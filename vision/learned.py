@@ -208,10 +208,17 @@ def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int
         cv2.fillPoly(mask, [np.round(poly - (ox, oy)).astype(np.int32)], 255)
     taken = [(d.center[0] - ox, d.center[1] - oy) for d in dice]
     owned = [(px - ox, py - oy) for d in dice for px, py in d.pips]  # the dice read's pips, not a found die's
+    checked: dict = {}  # (x, y, side, value) -> the pips ``confirm`` read there with only ``owned`` owned
+
+    def confirmed_round(x, y, v, at):
+        """find_dice's check of a die found only round its places: its pips confirm it (kept in
+        ``checked``, the first pass of the confirmation below asks the same)."""
+        checked[(x, y, at, v)] = pips = confirm(image, x, y, at, v, owned=owned)
+        return pips is not None
+
     finds = [f for f in find_dice(image, side, taken=taken, mask=mask, value_share=value_share, net=net,
                                   config=config.learned, memo=memo,
-                                  refine=(lambda x, y, v, at: confirm(image, x, y, at, v, owned=owned) is not None)
-                                  if refine and confirm else None)
+                                  refine=confirmed_round if refine and confirm else None)
              if poly is not None or _clear_of_edge(f[0], f[1], f[4], w, h)]
     if confirm:
         # In a calibrated tray every die is ``side`` across, whatever size the classifier was surest at, and two
@@ -229,7 +236,8 @@ def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int
     while confirm:
         more = {i: pips for i, (x, y, v, p, at) in enumerate(finds) if i not in confirmed and
                 p >= config.learned.confirm_found and
-                (pips := confirm(image, x, y, at, v, owned=owned + [q for c in confirmed.values() for q in c]))}
+                (pips := checked[(x, y, at, v)] if not confirmed and (x, y, at, v) in checked else
+                 confirm(image, x, y, at, v, owned=owned + [q for c in confirmed.values() for q in c]))}
         if not more:
             break
         confirmed.update(more)
