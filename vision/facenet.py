@@ -141,7 +141,8 @@ def _softmax(z: np.ndarray) -> np.ndarray:
 
 def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None" = None,
               mask: np.ndarray | None = None, value_share: float | None = None, memo: dict | None = None,
-              config: LearnedConfig | None = None, refine=None) -> list[tuple[float, float, int, float, float]]:
+              config: LearnedConfig | None = None, refine=None, one_side: bool = False
+              ) -> list[tuple[float, float, int, float, float]]:
     """Dice the network finds in ``image`` away from those already ``taken``.
 
     ``image``: ``H×W×3 uint8 BGR``. ``side``: a die's side, pixels. ``taken``:
@@ -160,6 +161,10 @@ def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None"
     a side works out whatever is ``taken`` (the places that stand out, the
     table, the network's looks at each place) is kept there, so a second
     search at that side looks again only where the first did not.
+    Of two dice found closer than ``config.found_apart`` of the smaller side they were read at, the surer is
+    kept; with ``one_side`` (a calibrated tray: every die is ``side`` across, whatever size the network was
+    surest at), closer than ``config.found_apart`` of ``side``: two dice's middles lie at least a side apart
+    (held-out mock tray 1248: the two pips of a two, 0.79 side apart, found as two ones at 0.8 side).
 
     Returns ``(x, y, value, p, side)`` for each die found: its centre in
     pixels, its value 1-6, ``p`` 0-1, the network's probability of that value
@@ -199,7 +204,8 @@ def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None"
             break
         i = idx[o]
         x, y = pts[i]
-        if any(np.hypot(x - f[0], y - f[1]) < cfg.found_apart * min(side, f[4]) for f in found):
+        if any(np.hypot(x - f[0], y - f[1]) < cfg.found_apart * (side if one_side else min(side, f[4]))
+               for f in found):
             continue
         if i not in looks:
             looks[i] = _closer_look(net, image, x, y, side, cfg)

@@ -218,18 +218,11 @@ def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int
 
     finds = [f for f in find_dice(image, side, taken=taken, mask=mask, value_share=value_share, net=net,
                                   config=config.learned, memo=memo,
-                                  refine=confirmed_round if refine and confirm else None)
+                                  refine=confirmed_round if refine and confirm else None,
+                                  # In a calibrated tray every die is ``side`` across (held-out mock 1248: a two's
+                                  # pips found as two ones, each confirming the other's pip owned).
+                                  one_side=confirm is not None)
              if poly is not None or _clear_of_edge(f[0], f[1], f[4], w, h)]
-    if confirm:
-        # In a calibrated tray every die is ``side`` across, whatever size the classifier was surest at, and two
-        # dice's middles lie at least a side apart (each holds the circle its face's sides touch): of two finds
-        # closer than ``config.learned.found_apart`` of it the surer is kept (held-out mock tray 1248: the two
-        # pips of a two, 0.79 side apart, found as two ones at 0.8 side, each confirming the other's pip owned).
-        kept: list = []
-        for f in finds:
-            if all(np.hypot(f[0] - k[0], f[1] - k[1]) >= config.learned.found_apart * side for k in kept):
-                kept.append(f)
-        finds = kept
     confirmed: dict = {}  # a find's index -> its pips, px of ``image``
     # A die confirmed lends its pips to the dice read (``owned``): a one found beside a three found in the
     # same search has the three's corner pip within reach, and is tried again once the three is confirmed.
