@@ -184,6 +184,11 @@ class BoardConfig:
     #: The least a field line's lightness (0-255) must stand out from the fields beside it; raising it
     #: ignores faint grain across a strip but may lose dark stitches on dark leather.
     line_contrast: float = 4.0
+    #: The least evidence a strip must give to be the board (the finder's score: its field lines, ends,
+    #: sides and plain fields; mock start frames 0.83 and up, a fresh render's real board 0.35, render 306's
+    #: planks' grain 0.02): below it no board is found and the players touch its ends. Raising it asks them
+    #: to touch more boards seen weakly; lowering it takes weaker strips (a table's grain) for the board.
+    min_evidence: float = 0.25
     #: How much darker (or lighter) than what is round it (lightness, 0-255) a mark must be to be taken
     #: for a pip; raising it ignores faint specks (grain) but may lose pips in dim light.
     pip_depth: float = 28.0
@@ -254,7 +259,7 @@ class BoardConfig:
                       "square_aspect": (1.0, 3.0),
                       "min_side": (0.005, 0.5), "max_lines": (4, 400), "width_range": (0.005, 0.5),
                       "field_colour": (2.0, 100.0), "min_fields": (3, 9), "min_lines": (2, 8),
-                      "line_contrast": (0.5, 60.0), "pip_depth": (2.0, 200.0),
+                      "line_contrast": (0.5, 60.0), "min_evidence": (0.0, 10.0), "pip_depth": (2.0, 200.0),
                       "body_colour": (2.0, 120.0), "stray_size": (0.2, 1.0), "stray_body": (1.0, 200.0),
                       "stray_pattern": (0.005, 1.0),
                       "focal": (0.2, 5.0), "foreign_colour": (2.0, 200.0), "foreign_area": (0.01, 9.0), "line_seen": (0.0, 1.0),

@@ -229,7 +229,8 @@ def _fields_at(inside, ok, above, below, start: float, field: float, config: Boa
 
 def find_strip(frame: np.ndarray, config: BoardConfig) -> np.ndarray | None:
     """The board's four corners (frame px, ``4×2``: one end's two corners, then the other's, in order
-    round the strip) in ``frame`` (``H×W×3 uint8 BGR``), or None when no strip of nine fields is seen."""
+    round the strip) in ``frame`` (``H×W×3 uint8 BGR``), or None when no strip of nine fields is seen, or
+    the best gives less evidence than ``config.min_evidence`` (a table's grain, not a board)."""
     h, w = frame.shape[:2]
     k = _SIZE / max(w, h)
     small = cv2.resize(frame, (int(round(w * k)), int(round(h * k))), interpolation=cv2.INTER_AREA)
@@ -258,8 +259,8 @@ def find_strip(frame: np.ndarray, config: BoardConfig) -> np.ndarray | None:
             found = _best_in_strip(img, valid, config)
             if found is not None and (best is None or found[0] > best[0]):
                 best = (*found, A)
-    if best is None:
-        return None
+    if best is None or best[0] < config.min_evidence:
+        return None  # no strip, or one too weakly a board (fresh render 306: a plank's grain, 0.02)
     _score, start, field, A = best
     q = _Q
     pts = np.array([[start, 0.6 * q], [start + 9 * field, 0.6 * q], [start + 9 * field, 1.6 * q],
