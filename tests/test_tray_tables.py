@@ -478,3 +478,21 @@ def test_dice_no_read_measured_at_the_size_their_parts_suggest_are_measured_at_t
     read = Reader().read(frame, area=area, expect=len(entry["values"]))
     assert sorted(read.values) == sorted(entry["values"]) and read.sure, read.reasons
     assert searched_sizes(frame, area, replace(DEFAULT, tray=replace(DEFAULT.tray, size_search=(0.0, 0.0)))) == []
+
+
+def test_a_two_of_the_felts_colour_touching_another_die_is_found_when_the_throw_is_short():
+    # Mock tray 195 (benchmarks/mock_trays.py): a blue two on blue felt against a cream six shows only its
+    # two pips, too little of its square standing out for the search at its usual density.
+    style = RenderStyle(size=(1640, 1232), die_size=151, tray=(110, 60, 25), coloured=1, touching=0.6, noise=2,
+                        specks=8, palette=WIDE_SET, tray_inset=0.0987, light=(-0.035, 0.097), shadow=0.566,
+                        soft=0.15, tint=(1.05, 1.0, 0.92), camera_tilt=12, turn=-6.38, camera_height=12.04,
+                        own_colour=0.3)
+    scene = TrayScene(seed=195, style=style)
+    area, _ = calibrate(scene.frame(scene.place([1, 2, 3, 4, 5, 6], touching=0)))
+    values = [2, 5, 6, 1, 6, 3]
+    r = Reader().read(scene.frame(scene.place(values)), area=area, expect=len(values))
+    assert sorted(r.values) == sorted(values) and r.sure
+    # Searched at the usual density only, the throw is read short of its count and asked.
+    strict = replace(DEFAULT, learned=replace(DEFAULT.learned, search_density_short=DEFAULT.learned.search_density))
+    short = Reader(strict).read(scene.frame(scene.place(values)), area=area, expect=len(values))
+    assert len(short.values) == 5 and not short.sure

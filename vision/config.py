@@ -393,6 +393,11 @@ class LearnedConfig:
     #: A place is searched when this share of the square 0.6 side round it stands out from the smoothed
     #: background; raising it searches fewer places (faint dice may be missed).
     search_density: float = 0.15
+    #: Where the count is due and the read short of it in a calibrated tray, the search tries places down to
+    #: this share (a die of the felt's colour shows only its pips: mock tray 195's blue two on blue felt, its
+    #: square about 0.1 standing out); raising it searches fewer places there (above ``search_density``: as
+    #: elsewhere).
+    search_density_short: float = 0.08
     #: Two dice found lie at least this many sides apart; raising it merges more near places into one die.
     found_apart: float = 0.85
     #: Where the count is due and the read short of it in a calibrated tray, a searched place given this die
@@ -421,7 +426,7 @@ class LearnedConfig:
                       "confirm_alone": (0.3, 2.0), "confirm_reread": (0, 1), "no_die_counted": (0, 1),
                       "recount_sure": (0, 1), "recount_near": (0.02, 0.5), "cluster_faces": (0, 1), "one_in_two": unit,
                       "confirm_alone_face": (0.3, 2.0), "find_sides": (0.3, 3.0), "most_crops": (1, 10**6),
-                      "search_density": unit, "refine_from": (0.0, 1.01),
+                      "search_density": unit, "search_density_short": unit, "refine_from": (0.0, 1.01),
                       "found_apart": (0.0, 3.0), "on_table": unit, "table_near": (0.0, 255.0),
                       "table_shade_l": (0.0, 255.0), "table_shade_chroma": (0.0, 255.0)})
 

@@ -149,8 +149,8 @@ def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None"
     centres ``(x, y)`` pixels of dice already read; places within 0.75 side of
     one are not searched. ``mask``: optional ``H×W uint8``, nonzero where dice
     may lie (a tray's area). Only places that stand out from the smooth
-    background (``config.search_density``) are tried, on a grid of a quarter
-    side (with ``refine``, also round the places the network gives ``config.refine_from``
+    background (``config.search_density``; with ``refine``, ``config.search_density_short``) are tried, on a
+    grid of a quarter side (with ``refine``, also round the places the network gives ``config.refine_from``
     of a die or more, half a step away: :func:`_refine`; a die found at such a place is taken only where
     ``refine(x, y, value, side)`` is true: a second reading agrees), and a die found must lie on the table, in light or in shade
     (:func:`_lies_on_the_table`): a key on a laptop does not.
@@ -181,7 +181,10 @@ def find_dice(image: np.ndarray, side: float, *, taken=(), net: "FaceNet | None"
     net = net or _default_net()
     seen = memo.get(side) if memo is not None else None
     if seen is None:
-        seen = _search_places(image, side, mask, cfg)
+        # With ``refine`` (a calibrated tray short of its count) fainter places are tried too: a die of the
+        # felt's colour shows only its pips (mock tray 195).
+        seen = _search_places(image, side, mask, cfg, min(cfg.search_density, cfg.search_density_short)
+                              if refine is not None else cfg.search_density)
         if memo is not None:
             memo[side] = seen
     pts, table, probs, looks = seen["pts"], seen["table"], seen["probs"], seen["looks"]
@@ -270,10 +273,11 @@ def _refine(image: np.ndarray, seen: dict, idx: np.ndarray, side: float, net: "F
     return added
 
 
-def _search_places(image: np.ndarray, side: float, mask: np.ndarray | None, cfg: LearnedConfig) -> dict:
+def _search_places(image: np.ndarray, side: float, mask: np.ndarray | None, cfg: LearnedConfig,
+                   density_from: float) -> dict:
     """What a search of ``image`` (``H×W×3 uint8 BGR``) for dice of ``side`` px works out whatever
-    is taken: ``pts``, the places (pixels ``(x, y)``, ``N×2``) on a grid of a quarter side where the
-    picture stands out from its smoothed background (``config.search_density``) within ``mask``;
+    is taken: ``pts``, the places (pixels ``(x, y)``, ``N×2``) on a grid of a quarter side where at least
+    ``density_from`` (0-1) of the square 0.6 side round them stands out from the smoothed background within ``mask``;
     ``table``, ``H×W uint8`` nonzero on plain table (:func:`_plain_table`); two empty dicts,
     ``probs`` and ``looks``, for the network's look at each place and its closer look; and ``grid``, how many
     of ``pts`` are the grid's (:func:`_refine` adds places after them)."""
@@ -296,7 +300,7 @@ def _search_places(image: np.ndarray, side: float, mask: np.ndarray | None, cfg:
     density = cv2.blur(fg.astype(np.float32), (max(1, round(side * 0.6)),) * 2)
     ys, xs = np.mgrid[step / 2:h:step, step / 2:w:step]
     pts = np.stack([xs.ravel(), ys.ravel()], axis=1)
-    pts = pts[density[pts[:, 1].astype(int), pts[:, 0].astype(int)] >= cfg.search_density]
+    pts = pts[density[pts[:, 1].astype(int), pts[:, 0].astype(int)] >= density_from]
     return {"pts": pts, "table": table, "probs": {}, "looks": {}, "grid": len(pts)}
 
 
