@@ -192,8 +192,10 @@ def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int
     edge cuts dice, and a die found closer to it than 0.6 of the side it was
     read at (:func:`_clear_of_edge`) is no die wholly in the picture, so no part of the throw read (as with
     the classical passes). ``confirm`` (in a calibrated tray, where ``side`` is the measured die's):
-    ``confirm(image, x, y, side, value, owned=pips)`` gives the pips ``((x, y), ...)`` px the classical pip test
-    reads there as ``value``, or None (:func:`vision.pip_test.pips_confirm`); a die the classifier
+    ``confirm(x, y, side, value, owned=pips)`` gives the pips ``((x, y), ...)`` the classical pip test
+    reads there as ``value``, or None (:func:`vision.pip_test.pips_confirm`), every point px of the input
+    (counted in the picture as it was, not ``image``: a die against a wall may reach over it beyond the
+    area, a pip there painted over or cut off, render trays-00866); a die the classifier
     gives ``config.learned.confirm_found`` or more that it confirms keeps the classifier's
     confidence and no doubt: two independent readings agree (a die whose body is the felt's colour, or whose side faces spoil
     its outline, shows no face to the classical passes but its pips). ``refine``: with ``confirm``, the
@@ -207,13 +209,13 @@ def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int
         mask = np.zeros((h, w), np.uint8)
         cv2.fillPoly(mask, [np.round(poly - (ox, oy)).astype(np.int32)], 255)
     taken = [(d.center[0] - ox, d.center[1] - oy) for d in dice]
-    owned = [(px - ox, py - oy) for d in dice for px, py in d.pips]  # the dice read's pips, not a found die's
+    owned = [p for d in dice for p in d.pips]  # the dice read's pips (px of the input), not a found die's
     checked: dict = {}  # (x, y, side, value) -> the pips ``confirm`` read there with only ``owned`` owned
 
     def confirmed_round(x, y, v, at):
         """find_dice's check of a die found only round its places: its pips confirm it (kept in
         ``checked``, the first pass of the confirmation below asks the same)."""
-        checked[(x, y, at, v)] = pips = confirm(image, x, y, at, v, owned=owned)
+        checked[(x, y, at, v)] = pips = confirm(x + ox, y + oy, at, v, owned=owned)
         return pips is not None
 
     finds = [f for f in find_dice(image, side, taken=taken, mask=mask, value_share=value_share, net=net,
@@ -223,14 +225,14 @@ def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int
                                   # pips found as two ones, each confirming the other's pip owned).
                                   one_side=confirm is not None)
              if poly is not None or _clear_of_edge(f[0], f[1], f[4], w, h)]
-    confirmed: dict = {}  # a find's index -> its pips, px of ``image``
+    confirmed: dict = {}  # a find's index -> its pips, px of the input
     # A die confirmed lends its pips to the dice read (``owned``): a one found beside a three found in the
     # same search has the three's corner pip within reach, and is tried again once the three is confirmed.
     while confirm:
         more = {i: pips for i, (x, y, v, p, at) in enumerate(finds) if i not in confirmed and
                 p >= config.learned.confirm_found and
                 (pips := checked[(x, y, at, v)] if not confirmed and (x, y, at, v) in checked else
-                 confirm(image, x, y, at, v, owned=owned + [q for c in confirmed.values() for q in c]))}
+                 confirm(x + ox, y + oy, at, v, owned=owned + [q for c in confirmed.values() for q in c]))}
         if not more:
             break
         confirmed.update(more)
@@ -240,7 +242,7 @@ def _learned_dice(image: np.ndarray, dice: list[Die], side: float, poly, ox: int
         corners = ((cx - r, cy - r), (cx + r, cy - r), (cx + r, cy + r), (cx - r, cy + r))
         if i in confirmed:
             out.append(Die(value=v, center=(cx, cy), size=at, corners=corners, confidence=round(p, 3),
-                           pips=tuple((px + ox, py + oy) for px, py in confirmed[i])))
+                           pips=confirmed[i]))
         else:
             out.append(Die(value=v, center=(cx, cy), size=at, corners=corners,
                            confidence=round(min(config.learned.most, p), 3), doubts=(Doubt.LEARNED,)))

@@ -331,8 +331,7 @@ def read_throw(
         # The pips are counted in the picture as it was, not the tray's area cut out: a die against a wall
         # may reach over it beyond the area read, a pip there painted over or cut off (render trays-00866: a
         # two in a corner, one pip past the outline widened).
-        confirm = (partial(_confirmed_as_was, picture, (ox, oy), dice_side=learned_side, config=config)
-                   if die_size else None)
+        confirm = partial(found_confirmed, picture, dice_side=learned_side, config=config) if die_size else None
         unread = expect is None and unexplained and not die_size
         for value_share in (config.learned.find_value, config.learned.find_value_next):
             if expect is not None and len(out) + len(extra) >= expect:
@@ -536,18 +535,6 @@ def found_confirmed(image: np.ndarray, x: float, y: float, at: float, value: int
     if pips is None and abs(at - dice_side) > 0.5:
         pips = pips_confirm(image, x, y, dice_side, value, config=config, owned=owned)
     return pips
-
-
-def _confirmed_as_was(picture: np.ndarray, origin: tuple[int, int], _image: np.ndarray, x: float, y: float,
-                      at: float, value: int, *, dice_side: float, config: ReaderConfig = DEFAULT, owned=()
-                      ) -> tuple | None:
-    """:func:`found_confirmed` for a die at ``(x, y)`` px of ``_image`` (the tray's area cut out of
-    ``picture`` at ``origin`` ``(x, y)`` px, what lies beyond it painted over), its pips counted in
-    ``picture`` (``H×W×3 uint8 BGR``, as it was); ``owned`` and the pips returned are px of ``_image``."""
-    ox, oy = origin
-    pips = found_confirmed(picture, x + ox, y + oy, at, value, dice_side=dice_side, config=config,
-                           owned=[(px + ox, py + oy) for px, py in owned])
-    return None if pips is None else tuple((px - ox, py - oy) for px, py in pips)
 
 
 def explained(unexplained, dice, origin: tuple[float, float], scale: float) -> int:
