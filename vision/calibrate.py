@@ -291,6 +291,10 @@ def measure_dice(image: np.ndarray, area: TrayArea, config=DEFAULT) -> TrayArea:
     most = config.tray.outline_over_pips
     if spans and not 1 / most <= float(np.median([o for o, _s in outlined])) / float(np.median(spans)) <= most:
         sizes = spans
+    whole = [d.size for d in sure if _whole_face(d, most)]
+    if whole:
+        ref = float(np.median(whole))
+        sizes = [s for s in sizes if 1 / most <= s / ref <= most] or sizes
     sizes = sizes or searched_sizes(image, area, config)
     if not sizes:
         raise CalibrationError("no die read clearly: put a few dice in the tray, apart, and try again")
@@ -305,6 +309,15 @@ def pips_side(die) -> float | None:
     if not 2 <= die.value <= 6 or len(die.pips) != die.value:
         return None
     return pip_span(die) / (2 * np.sqrt(2) * 0.25)
+
+
+def _whole_face(die, most: float) -> bool:
+    """Whether ``die`` shows 4-6 pips that agree with its side (:func:`_pips_agree`): such a face is
+    no part of another die's (``PIP_LAYOUT``: two or three of a 4-6's pips make a 2 or 3 at about 0.6
+    its side, as a 1 is any one pip; four or more make no smaller face), so its side is a die's.
+    Renders trays-00872 and -00888 (issue 38): the pips of 4s and 6s read as 2s and 3s at half the
+    side outnumbered the one or two dice read whole."""
+    return 4 <= die.value <= 6 and _pips_agree(die, most)
 
 
 def _pips_agree(die, most: float) -> bool:
@@ -330,14 +343,15 @@ def searched_sizes(image: np.ndarray, area: TrayArea, config=DEFAULT) -> list[fl
     short = float(min(cv2.minAreaRect(np.asarray(area.polygon, np.float32))[1]))
     bare = TrayArea(area.polygon, area.frame_size, None)
     best: list[float] = []
-    best_rank = (0, 0)
+    best_rank = (0, 0, 0)
     side = least * short
     while 0 < side <= most * short:
         r = read_throw(image, area=bare, die_size=side, learned=False, config=config)
         dice = [d for d in r.dice if is_sure(d, config.sure_confidence)]
         sizes = [d.size for d in dice]
-        rank = (sum(_pips_agree(d, config.tray.outline_over_pips) for d in dice), len(sizes))
-        if (len(sizes) >= config.tray.size_dice and rank > best_rank
+        rank = (sum(_whole_face(d, config.tray.outline_over_pips) for d in dice),
+                sum(_pips_agree(d, config.tray.outline_over_pips) for d in dice), len(sizes))
+        if ((len(sizes) >= config.tray.size_dice or rank[0]) and rank > best_rank
                 and abs(float(np.median(sizes)) / side - 1) <= config.tray.size_agree):
             best, best_rank = sizes, rank
         side *= config.tray.size_step
