@@ -75,3 +75,15 @@ def test_the_size_search_prefers_dice_whose_pips_agree_with_their_size():
 def test_outline_over_pips_is_checked():
     with pytest.raises(ConfigError, match="outline_over_pips"):
         TrayConfig(outline_over_pips=0.5)
+
+
+def test_a_trays_dice_are_sized_by_their_whole_faces():
+    """Render trays-00888 (rows 350-880, columns 560-1060, lossless): five red dice of about 59 px on
+    black felt, four of them touching. Read without a size, the two and three pips of its 4s and 6s
+    make more sure small dice (about 33 px) than there are dice read whole, and the tray was sized at
+    those; the dice showing 4-6 pips that agree with their outlines say the dice's side."""
+    frame = cv2.imread(os.path.join(CROPS, "trays-00888-whole.png"))
+    area, warning = calibrate(frame)
+    assert warning is None and 54 <= area.die_size <= 64, area.die_size
+    read = Reader().read(frame, area=area, expect=5)
+    assert sorted(read.values) == [2, 3, 4, 4, 6]
