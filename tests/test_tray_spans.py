@@ -46,6 +46,20 @@ def test_a_face_read_small_is_whole_when_its_pips_span_what_the_other_faces_do()
     assert part_of_face(two, side, spans=others[:1])  # one other face is too few to go by
 
 
+def test_a_part_of_a_face_read_large_is_still_part_when_its_pips_span_less_than_the_others():
+    """Render trays-00915: a red six's outline read 1.25 sides wide with its side faces; one column of its
+    pips (three pips 0.5 of a face apart, 0.69 of the others' span) was read as a three. Its size read no
+    longer hides it where other whole faces give their pips' span; alone, the size still decides."""
+    side = 57.8
+    column = [(100.0, 80.0), (100.0, 100.0), (100.0, 120.0)]  # 40 px span
+    three = _square(3, column, half=0.625 * side)
+    others = [58.0, 57.5, 58.5]
+    assert part_of_face(three, side, spans=others)
+    assert not part_of_face(three, side)  # read as large as a die, and nothing to compare its span with
+    whole = _square(3, [(80.0, 80.0), (100.0, 100.0), (120.0, 120.0)], half=0.625 * side)  # 56.6 px
+    assert not part_of_face(whole, side, spans=others)
+
+
 def test_a_face_whose_pips_span_beyond_the_others_took_in_a_side_faces_pips():
     """A four (pips 0.25 side off its middle, 42 px apart on the diagonal) with two dashes of the side face
     under it counted (a six, held-out mock tray 1226): its farthest pips span 1.37 of the others'."""

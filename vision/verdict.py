@@ -136,10 +136,14 @@ def part_of_face(die, side: float, config: ReaderConfig = DEFAULT, spans=()) -> 
     ``spans``: the :func:`pip_span` of the other dice read surely as whole faces of 2-6 pips, px; with
     two or more, the farthest pips are compared with their median instead (``config.faces.part_span`` of
     it): the side read takes in side faces and shadows (up to 1.4 of the top face on renders, mock trays
-    10-15 %), the pips' span does not, and a part of a face spans at most 0.71 of a whole one."""
+    10-15 %), the pips' span does not, and a part of a face spans at most 0.71 of a whole one; so it is
+    compared whatever its own size read (render trays-00915: a red six's outline read 1.25 sides wide
+    with its side faces, one column of its pips, 0.69 of the others' span, read as a three)."""
     pips = die.pips
-    if die.value < 2 or len(pips) < 2 or die.size >= config.faces.part_size * side:
+    if die.value < 2 or len(pips) < 2:
         return False
     if len(spans) >= 2:
         return pip_span(die) < config.faces.part_span * float(np.median(spans))
+    if die.size >= config.faces.part_size * side:
+        return False
     return pip_span(die) < config.faces.corners_apart * side
