@@ -9,6 +9,7 @@ side where pips were read as dice won over the dice's own side)."""
 import os
 
 import cv2
+import numpy as np
 import pytest
 
 from vision.calibrate import TrayArea, calibrate, measure_dice, pips_side, searched_sizes
@@ -87,3 +88,23 @@ def test_a_trays_dice_are_sized_by_their_whole_faces():
     assert warning is None and 54 <= area.die_size <= 64, area.die_size
     read = Reader().read(frame, area=area, expect=5)
     assert sorted(read.values) == [2, 3, 4, 4, 6]
+
+
+def test_where_the_dice_are_sized_by_their_pips_the_whole_faces_are_too(monkeypatch):
+    """Dice whose outlines took in their shadows (80 px read, their pips saying 44-50 px) are sized by
+    their pips; a four whose outline (62 px) agrees with its pips (50 px) within ``outline_over_pips``
+    (1.3) is a whole face, and the sides kept are those within 1.3 of its pips' 50 px, not of its
+    outline's 62 (which would drop every die its pips say is under 47.7 px)."""
+    import vision.reader
+    from vision.dice import Read
+
+    def die(value, pips_side, outline, x):
+        q = pips_side / 4  # a quarter side from the middle, the layout's
+        pips = {2: [(x - q, 100 - q), (x + q, 100 + q)],
+                4: [(x + dx * q, 100 + dy * q) for dx in (-1, 1) for dy in (-1, 1)]}[value]
+        return Die(value, (x, 100.0), outline, (), 1.0, pips=tuple(pips), inner=outline)
+
+    dice = (die(2, 50, 80, 100), die(2, 44, 80, 200), die(2, 44, 80, 300), die(2, 44, 80, 400), die(4, 50, 62, 500))
+    monkeypatch.setattr(vision.reader, "read_throw", lambda image, area=None, **kw: Read(dice, False))
+    bare = TrayArea(((0, 0), (600, 0), (600, 200), (0, 200)), (600, 200))
+    assert measure_dice(np.zeros((200, 600, 3), np.uint8), bare).die_size == pytest.approx(44.0)

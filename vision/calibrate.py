@@ -278,7 +278,10 @@ def measure_dice(image: np.ndarray, area: TrayArea, config=DEFAULT) -> TrayArea:
     ``config.tray.outline_over_pips`` times larger (or smaller) than their pips say
     (:func:`pips_side`), the outlines took in their shadows or glow (black dice
     under a lamp, translucent dice: renders of issue 38 measured 1.2-2 times the
-    dice) or were read in part, and the dice are sized by their pips. Raises
+    dice) or were read in part, and the dice are sized by their pips. Where a sure
+    die shows a whole face (4-6 pips that agree with its outline), only the sides within
+    that factor of the whole faces' are kept, like compared with like: outlines with
+    outlines, or pips with pips where the dice are sized by their pips. Raises
     :class:`CalibrationError` when no die could be read well.
     """
     from .reader import read_throw
@@ -289,9 +292,11 @@ def measure_dice(image: np.ndarray, area: TrayArea, config=DEFAULT) -> TrayArea:
     outlined = [(d.size, span) for d in sure if d.inner > 0 and (span := pips_side(d)) is not None]
     spans = [s for _o, s in outlined]
     most = config.tray.outline_over_pips
-    if spans and not 1 / most <= float(np.median([o for o, _s in outlined])) / float(np.median(spans)) <= most:
+    by_pips = bool(spans) and not 1 / most <= float(np.median([o for o, _s in outlined])) / float(np.median(spans)) <= most
+    if by_pips:
         sizes = spans
-    whole = [d.size for d in sure if _whole_face(d, most)]
+    # The whole faces' sides measured as ``sizes`` measures the dice: by their pips where those are believed.
+    whole = [pips_side(d) if by_pips else d.size for d in sure if _whole_face(d, most)]
     if whole:
         ref = float(np.median(whole))
         sizes = [s for s in sizes if 1 / most <= s / ref <= most] or sizes
