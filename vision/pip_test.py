@@ -117,7 +117,7 @@ def pips_confirm(image: np.ndarray, x: float, y: float, side: float, value: int,
     ``config.learned.confirm_alone_face`` (their middle is the face's: a pip it lacks lies within about
     0.36 side, a touching die's pips 0.65 or more). A spot larger than a pip (a pip run together with a
     glint along the die's edge) is looked into again over Otsu's level of its response, as the
-    pip-first stage does (``pip_test.split_within``, 1.2 side). ``owned``: the pips ``(x, y)`` px of
+    pip-first stage does (``pip_test.split_within``, 2.0 side). ``owned``: the pips ``(x, y)`` px of
     the dice read already; a spot within ``pip_test.owned`` (0.15) side of one is that die's (a one
     touching a six has the six's pips within reach), neither this die's nor another round it; nor is
     a side face's pip (:func:`vision.pipfirst.side_pip`: a near camera shows a one's side faces' pips beside it).
