@@ -510,3 +510,37 @@ def test_a_found_die_reaching_over_the_wall_is_confirmed_by_its_pips_in_the_pict
     read = Reader().read(frame, area=TrayArea(outline, (frame.shape[1], frame.shape[0]), 41.0), expect=3)
     assert sorted(read.values) == [2, 3, 4]
     assert read.sure, read.reasons
+
+
+@pytest.mark.parametrize("image", ["trays-00941.jpg", "trays-00951.jpg"])
+def test_the_felt_beyond_a_walls_sharp_shadow_is_in_the_tray_and_so_are_the_dice_on_it(image):
+    """Renders where a wall's shadow falls sharp and deep over the felt (trays-00941: a round tray's
+    crescent under the rim, a six there; trays-00951: a square tray's band along its wall on a checked
+    cloth, a two there): the tray grew up to the shadow's edge and stopped, and the felt beyond it, too
+    dark for the shade's test, was left out with the dice on it, so a game asked about the count. The
+    tray found holds that felt and its dice, and the throw is read right and surely."""
+    entry = next(e for e in _renders() if e["image"] == image)
+    frame = cv2.imread(os.path.join(RENDERS, image))
+    area, _ = calibrate(frame)
+    assert _overlap(area.polygon, entry["tray_outline"], (frame.shape[1], frame.shape[0])) >= 0.95
+    assert all(area.contains(d["center"]) for d in entry["dice"])
+    read = Reader().read(frame, area=area, expect=len(entry["values"]))
+    assert sorted(read.values) == sorted(entry["values"]) and read.sure, read.reasons
+
+
+def test_a_dark_table_of_the_felts_hue_is_no_shade_of_the_tray():
+    """Render trays-00962: a tan felt tray on dark walnut, whose grain is the felt's hue dimmed, so the
+    shade's test took the table round the tray for the felt in shade, and the tray found was 2.3 times the
+    felt (the table's grain then asked about as foreign). What the tray found adds to the felt is its walls
+    and rim at most: it holds the felt and is under 1.5 times it (``config.tray.widest``)."""
+    folder = os.path.join(os.path.dirname(RENDERS), "rimmed", "trays")
+    with open(os.path.join(folder, "labels.json"), encoding="utf-8") as f:
+        entry, = json.load(f)
+    frame = cv2.imread(os.path.join(folder, entry["image"]))
+    area = find_tray(frame)
+    felt, found = np.zeros(frame.shape[:2], np.uint8), np.zeros(frame.shape[:2], np.uint8)
+    cv2.fillPoly(felt, [np.int32(entry["tray_outline"]).reshape(-1, 1, 2)], 1)
+    cv2.fillPoly(found, [np.int32(area.polygon).reshape(-1, 1, 2)], 1)
+    assert (felt & found).sum() >= 0.97 * felt.sum()
+    assert found.sum() < 1.5 * felt.sum()
+    assert all(area.contains(d["center"]) for d in entry["dice"])

@@ -226,12 +226,49 @@ def _grown_tray(image: np.ndarray, min_share: float) -> TrayArea | None:
         gained = np.zeros_like(region)
         cv2.drawContours(gained, [wider_hull], -1, 1, -1)
         cv2.drawContours(gained, [hull], -1, 0, -1)
-        if gained.sum() and float((gained & wider).sum()) / float(gained.sum()) >= cfg.shade_fill:
+        if gained.sum() and float((gained & wider).sum()) / float(gained.sum()) >= cfg.shade_fill \
+                and cv2.contourArea(wider_hull) <= cfg.widest * cv2.contourArea(hull):
             hull = wider_hull
+    # The felt beyond a shadow's sharp edge (a step the growing stopped at, the felt's colour all the same
+    # but darker, too deep in shade for the test above; not a lighter rim of the felt's hue): the part of
+    # it and the region, where it is a tray's solid shape no more than ``cfg.widest`` times the outline grown.
+    like = _like_felt(near & (light <= np.median(light[region > 0])), region, hull, min_share, cfg)
+    if like is not None:
+        hull = like
     poly = cv2.approxPolyDP(hull, 0.01 * cv2.arcLength(hull, True), True).reshape(-1, 2).astype(np.float64)
     mid_xy = poly.mean(axis=0)
     poly = (mid_xy + (poly - mid_xy) * (1 + cfg.grow)) / s  # out to the tray's edge (the filter's rim)
     return TrayArea(tuple((float(x), float(y)) for x, y in poly), (w, h))
+
+
+def _like_felt(near: np.ndarray, region: np.ndarray, hull: np.ndarray, min_share: float, cfg) -> np.ndarray | None:
+    """The convex outline of the part of ``near`` (``H×W uint8`` 0/1: the felt's colour) that most of
+    ``region`` (the tray grown, 0/1) lies in, where it is a tray's (:func:`_solid_hull`), holds ``hull``
+    (the outline so far, a contour of ``region``'s px) and is larger than it by at most ``cfg.widest``
+    times its area; else None."""
+    part = cv2.morphologyEx(near | region, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    n, comp = cv2.connectedComponents(part)
+    if n <= 1:
+        return None
+    counts = np.bincount(comp[region > 0].ravel(), minlength=n)
+    counts[0] = 0
+    part = (comp == int(counts.argmax())).astype(np.uint8)
+    like = _solid_hull(part, min_share, cfg)
+    if like is None:
+        return None
+    area, was = cv2.contourArea(like), cv2.contourArea(hull)
+    if not was < area <= cfg.widest * was:
+        return None
+    inside = np.zeros_like(region)
+    cv2.drawContours(inside, [hull], -1, 1, -1)
+    gained = np.zeros_like(region)
+    cv2.drawContours(gained, [like], -1, 1, -1)
+    if (inside & ~gained).sum() > 0.02 * inside.sum():
+        return None  # it does not hold the outline grown
+    # Like the shade's band, what it adds is nearly all the felt's colour (a leak into a grained table or
+    # over a phone beside the tray is patchy).
+    gained &= ~inside
+    return like if float((gained & part).sum()) >= cfg.shade_fill * float(gained.sum()) else None
 
 
 def _solid_hull(region: np.ndarray, min_share: float, cfg) -> np.ndarray | None:
