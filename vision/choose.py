@@ -24,6 +24,7 @@ from .candidates import (
     _ragged_hull,
     _split_touching,
     _wholly_inside,
+    along_walls,
     hat_pips,
     in_shade,
 )
@@ -88,18 +89,26 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
     # Pass 1: for every blob, candidate splits into faces and pips.
     blobs = []
     huge = 0
-    for i in range(1, n):
-        x, y, bw, bh, area = stats[i]
+    parts = [(labels, i, stats[i]) for i in range(1, n)]
+    for lbl, i, (x, y, bw, bh, area) in parts:
         if area > max_area or (die_side and area > 12 * die_side * die_side):
-            # Far too big for dice: a hand, an arm, a box; not the wall or rim beyond the outline found.
-            huge += not _mostly_beyond(labels == i, beyond)
+            if lbl is labels and _mostly_beyond(labels == i, beyond):
+                # The wall or rim beyond the outline found, and what touches it inside (dice against the
+                # wall, render trays-00952: two touching dice joined to the rim's band): the parts within
+                # the outline are read on their own.
+                parts += _within(labels == i, beyond, die_side)
+                continue
+            # Far too big for dice: a hand, an arm, a box; not the wall or rim beyond the outline found, nor
+            # its shade within (a piece of it too big for a die, as before the pieces were read), nor a wall
+            # within an outline found out to the rim (render trays-00962: light walls round tan felt).
+            huge += lbl is labels and not _along_outline(labels == i, beyond, die_side, config)
             continue
         if area < min_area:
             continue
         pad = 2
         x0, y0 = max(0, x - pad), max(0, y - pad)
         x1, y1 = min(w, x + bw + pad), min(h, y + bh + pad)
-        comp = (labels[y0:y1, x0:x1] == i).astype(np.uint8) * 255
+        comp = (lbl[y0:y1, x0:x1] == i).astype(np.uint8) * 255
         cands = _blob_faces(gray[y0:y1, x0:x1], comp, min_area)
         blobs.append(((x0, y0), cands, comp, gray[y0:y1, x0:x1], lab[y0:y1, x0:x1]))
     # Pass 2: the die size, from faces that look like one square die.
@@ -202,6 +211,29 @@ def _read_work(img: np.ndarray, config: ReaderConfig, die_side: float | None = N
         dice = by_pips(dice)
         unexplained, foreign = leftovers(dice)
     return dice, unexplained, foreign, side, lab
+
+
+def _along_outline(part: np.ndarray, beyond, side: float | None, config: ReaderConfig) -> bool:
+    """Whether ``part`` (``H×W`` bool, a blob of the working image) lies nearly all (``config.tray.on_wall``
+    of it) within ``config.tray.wall_band`` die sides (``side`` px) of the tray's outline found or beyond it
+    (``beyond``, ``H×W uint8``, nonzero beyond the outline; None: no tray): a tray's wall or rim, where the
+    outline was found out to the rim. A hand or a cup reaches farther in."""
+    if beyond is None or not side:
+        return False
+    band = along_walls(255 - beyond, max(1, round(config.tray.wall_band * side)))
+    return int(np.count_nonzero(part & (band > 0))) >= config.tray.on_wall * int(np.count_nonzero(part))
+
+
+def _within(part: np.ndarray, beyond: np.ndarray, side: float | None) -> list:
+    """The pieces of ``part`` (``H×W`` bool, a blob of the working image mostly beyond the tray's outline
+    found) that lie within the outline (``beyond``, ``H×W uint8``, zero there), parted from each other and
+    from thin links by an opening a tenth of a die ``side`` px wide: ``[(labels, label, stats), ...]``
+    as :func:`cv2.connectedComponentsWithStats` gives them (one ``labels`` image for all)."""
+    inner = (part & (beyond == 0)).astype(np.uint8)
+    k = max(3, round(0.1 * side) | 1) if side else 3
+    inner = cv2.morphologyEx(inner, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    n, lbl, stats, _ = cv2.connectedComponentsWithStats(inner, connectivity=8)
+    return [(lbl, j, stats[j]) for j in range(1, n)]
 
 
 def _mostly_beyond(part: np.ndarray, beyond, offset=(0, 0)) -> bool:

@@ -47,6 +47,14 @@ class TrayConfig:
     #: renders trays-00941 and 00951 gained 1.23-1.26); more is a leak into a table of the felt's hue (render
     #: trays-00962: a dark wood table as the tan felt in shade, 2.2). Raising it takes wider bands, and leaks.
     widest: float = 1.5
+    #: In a read, a part of the picture far too big for a die that lies ``on_wall`` of it or more within
+    #: ``wall_band`` die sides of the tray's outline found (or beyond it) is the tray's wall or rim, no
+    #: foreign thing (an outline found out to the rim: render trays-00962's light walls and their shade lie
+    #: 0.81 within one side, all within 1.5). Lowering ``on_wall`` or raising ``wall_band`` takes a hand
+    #: reaching less far in (resting on the rim) for the wall.
+    on_wall: float = 0.9
+    #: ... (see ``on_wall``).
+    wall_band: float = 1.5
     #: In a read, the felt in shade (its colour dimmed) this many die sides from the tray's outline is
     #: tray, not a foreign thing; raising it takes dark things farther in (a black cup) for shade.
     shade_walls: float = 2.5
@@ -117,6 +125,7 @@ class TrayConfig:
                       "work": (64, 2048), "step": (0.5, 50.0), "bound": (1.0, 255.0), "solid": (0.0, 1.0),
                       "grow": (0.0, 0.2), "edge": (0.5, 255.0), "least": (0.0, 1.0), "margin": (0, 64), "rim": (0.0, 2.0),
                       "wall_reach": (0.0, 3.0), "shade_reach": (0, 256), "shade_chroma": (0.0, 255.0),
-                      "shade_fill": (0.0, 1.0), "widest": (1.0, 10.0), "shade_walls": (0.0, 20.0), "felt_clear": (0.0, 3.0),
+                      "shade_fill": (0.0, 1.0), "widest": (1.0, 10.0), "on_wall": (0.0, 1.0), "wall_band": (0.0, 5.0),
+                      "shade_walls": (0.0, 20.0), "felt_clear": (0.0, 3.0),
                       "felt_link": (0.0, 2.0), "felt_inset": (0.0, 3.0), "felt_shade": (0.0, 1.0), "felt_colour": (0.0, 255.0),
                       "felt_plain": (0.0, 1.0)})
