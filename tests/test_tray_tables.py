@@ -489,6 +489,22 @@ def test_dice_no_read_measured_at_the_size_their_parts_suggest_are_measured_at_t
     assert searched_sizes(frame, area, replace(DEFAULT, tray=replace(DEFAULT.tray, size_search=(0.0, 0.0)))) == []
 
 
+def test_black_dice_showing_few_pips_on_black_felt_are_measured_with_the_classifiers_look():
+    """Render trays-00957 (``tests/fixtures/renders/black``): black dice of about 40 px on black felt under a
+    sun lamp, showing three ones, a two and a three. The classical passes read at most one die surely at any
+    side searched and no whole face, so the calibration measured no size, and the throw was read as no die
+    at all. Where the classical search finds no size, the search reads with the classifier's second look
+    too (which confirms the ones): the size is measured and the throw read right and surely."""
+    folder = os.path.join(os.path.dirname(RENDERS), "black", "trays")
+    with open(os.path.join(folder, "labels.json"), encoding="utf-8") as f:
+        entry, = json.load(f)
+    frame = cv2.imread(os.path.join(folder, entry["image"]))
+    area, warning = calibrate(frame)
+    assert warning is None and 35 <= area.die_size <= 46
+    read = Reader().read(frame, area=area, expect=len(entry["values"]))
+    assert sorted(read.values) == sorted(entry["values"]) and read.sure, read.reasons
+
+
 def test_a_two_of_the_felts_colour_touching_another_die_is_found_when_the_throw_is_short():
     # Mock tray 195 (benchmarks/mock_trays.py): a blue two on blue felt against a cream six shows only its
     # two pips, too little of its square standing out for the search at its usual density.

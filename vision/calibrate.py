@@ -384,19 +384,25 @@ def searched_sizes(image: np.ndarray, area: TrayArea, config=DEFAULT) -> list[fl
     least, most = config.tray.size_search
     short = float(min(cv2.minAreaRect(np.asarray(area.polygon, np.float32))[1]))
     bare = TrayArea(area.polygon, area.frame_size, None)
-    best: list[float] = []
-    best_rank = (0, 0, 0)
-    side = least * short
-    while 0 < side <= most * short:
-        r = read_throw(image, area=bare, die_size=side, learned=False, config=config)
-        dice = [d for d in r.dice if is_sure(d, config.sure_confidence)]
-        sizes = [d.size for d in dice]
-        rank = (sum(_whole_face(d, config.tray.outline_over_pips) for d in dice),
-                sum(_pips_agree(d, config.tray.outline_over_pips) for d in dice), len(sizes))
-        if ((len(sizes) >= config.tray.size_dice or rank[0]) and rank > best_rank
-                and abs(float(np.median(sizes)) / side - 1) <= config.tray.size_agree):
-            best, best_rank = sizes, rank
-        side *= config.tray.size_step
+    for learned in (False, True):
+        # The classical passes first; where they read too few dice surely at any side (black dice on black
+        # felt showing ones, twos and threes, render trays-00957: a sure two or three at each side, and no
+        # whole face), the classifier's second look too, which confirms the ones the classical passes read.
+        best: list[float] = []
+        best_rank = (0, 0, 0)
+        side = least * short
+        while 0 < side <= most * short:
+            r = read_throw(image, area=bare, die_size=side, learned=learned, config=config)
+            dice = [d for d in r.dice if is_sure(d, config.sure_confidence)]
+            sizes = [d.size for d in dice]
+            rank = (sum(_whole_face(d, config.tray.outline_over_pips) for d in dice),
+                    sum(_pips_agree(d, config.tray.outline_over_pips) for d in dice), len(sizes))
+            if ((len(sizes) >= config.tray.size_dice or rank[0]) and rank > best_rank
+                    and abs(float(np.median(sizes)) / side - 1) <= config.tray.size_agree):
+                best, best_rank = sizes, rank
+            side *= config.tray.size_step
+        if best:
+            return best
     return best
 
 
