@@ -572,8 +572,9 @@ def test_the_felt_beyond_a_walls_sharp_shadow_is_in_the_tray_and_so_are_the_dice
 def test_a_dark_table_of_the_felts_hue_is_no_shade_of_the_tray():
     """Render trays-00962: a tan felt tray on dark walnut, whose grain is the felt's hue dimmed, so the
     shade's test took the table round the tray for the felt in shade, and the tray found was 2.3 times the
-    felt (the table's grain then asked about as foreign). What the tray found adds to the felt is its walls
-    and rim at most: it holds the felt and is under 1.5 times it (``config.tray.widest``)."""
+    felt (the table's grain then asked about as foreign). The shade may widen the outline grown by at most
+    ``config.tray.widest``: what the tray found adds to the felt is its walls and rim at most (it holds the
+    felt and is under 1.5 times it)."""
     folder = os.path.join(os.path.dirname(RENDERS), "rimmed", "trays")
     with open(os.path.join(folder, "labels.json"), encoding="utf-8") as f:
         entry, = json.load(f)

@@ -44,8 +44,8 @@ class TrayConfig:
     shade_fill: float = 0.85
     #: The most a grown tray's outline may widen (its area, times) by taking in the felt in shade or the
     #: felt's colour beyond where the tray grew (a wall's shadow band, the felt beyond a shadow's sharp edge:
-    #: renders trays-00941 and 00951 gained 1.23-1.26); more is a leak into a table of the felt's hue (render
-    #: trays-00962: a dark wood table as the tan felt in shade, 2.2). Raising it takes wider bands, and leaks.
+    #: renders trays-00941 and 00951 need 1.25); more is a leak into a table of the felt's hue (render
+    #: trays-00962: a dark wood table as the tan felt in shade, 1.63). Raising it takes wider bands, and leaks.
     widest: float = 1.5
     #: In a read, a part of the picture far too big for a die that lies ``on_wall`` of it or more within
     #: ``wall_band`` die sides of the tray's outline found (or beyond it) is the tray's wall or rim, no
