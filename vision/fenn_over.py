@@ -44,6 +44,7 @@ def something_over(lab, lines: "FieldLines", config: BoardConfig) -> bool:
         return False
     if lines.hidden(config.line_seen):
         return True
+    lab = _light_evened(lab, free)
     colour = np.median(lab[free > 0], axis=0)
     far = ((np.linalg.norm(lab - colour, axis=2) > config.foreign_colour) & (free > 0)).astype(np.uint8)
     k = max(3, int(0.22 * res)) | 1
@@ -60,6 +61,34 @@ def something_over(lab, lines: "FieldLines", config: BoardConfig) -> bool:
             continue  # a shine or a shade: the lines show through it
         return True
     return False
+
+
+def _light_evened(lab: np.ndarray, free: np.ndarray) -> np.ndarray:
+    """``lab`` (the board's plane, ``H×W×3`` float Lab) with its lightness's fall across the board taken out:
+    a plane in the lightness along and across the board fitted to the free pixels (``free``, ``H×W``
+    nonzero) by least squares, twice, the second time without those more than three median deviations
+    off the first fit (a hand, a cup, a line or a number), and the lightness made even about its median. A
+    lamp to one side lights a board's one end or side up to 70 Lab units lighter than the other (render
+    fenn-00368: black leather under two area lamps), which no part of a board's colour may be; a hand or a
+    cup stands out of a plane."""
+    ys, xs = np.nonzero(free)
+    if len(xs) < 10:
+        return lab
+    chroma = lab[ys, xs, 1:].astype(np.float64)
+    if np.mean(np.linalg.norm(chroma - np.median(chroma, axis=0), axis=1) > 12.0) > 0.1:
+        return lab  # two colours on the board's free part (a hand, a cup over it): no one board to even
+    light = lab[ys, xs, 0].astype(np.float64)
+    cols = np.column_stack([np.ones(len(xs)), xs, ys]).astype(np.float64)
+    keep = np.ones(len(xs), bool)
+    for _ in range(2):
+        fit = np.linalg.lstsq(cols[keep], light[keep], rcond=None)[0]
+        off = light - cols @ fit
+        keep = np.abs(off) <= 3 * max(1.0, float(np.median(np.abs(off[keep]))))
+    h, w = lab.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    out = lab.copy()
+    out[..., 0] = lab[..., 0] - (fit[1] * xx + fit[2] * yy) + float(fit[1] * xs.mean() + fit[2] * ys.mean())
+    return out
 
 
 def _free(to_frame: np.ndarray, found) -> np.ndarray:
