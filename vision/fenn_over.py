@@ -66,11 +66,13 @@ def something_over(lab, lines: "FieldLines", config: BoardConfig) -> bool:
 def _light_evened(lab: np.ndarray, free: np.ndarray) -> np.ndarray:
     """``lab`` (the board's plane, ``H×W×3`` float Lab) with its lightness's fall across the board taken out:
     a plane in the lightness along and across the board fitted to the free pixels (``free``, ``H×W``
-    nonzero) by least squares, twice, the second time without those more than three median deviations
-    off the first fit (a hand, a cup, a line or a number), and the lightness made even about its median. A
-    lamp to one side lights a board's one end or side up to 70 Lab units lighter than the other (render
-    fenn-00368: black leather under two area lamps), which no part of a board's colour may be; a hand or a
-    cup stands out of a plane."""
+    nonzero) by least squares, three times, each without those more than three median deviations off the
+    last fit (the first off the median: a shade, a hand or a cup over a third of the board, a line or a
+    number), and the lightness made even. Not where over a tenth of the free pixels lie 12 or more (a, b)
+    from their median colour: a hand or a cup of another colour may cover much of the board and tilt the
+    fit. A lamp to one side lights a board's one end or side up to 70 Lab units lighter than the other
+    (render fenn-00368: black leather under two area lamps), which no part of a board's colour may be; a
+    hand or a cup stands out of a plane."""
     ys, xs = np.nonzero(free)
     if len(xs) < 10:
         return lab
@@ -79,11 +81,12 @@ def _light_evened(lab: np.ndarray, free: np.ndarray) -> np.ndarray:
         return lab  # two colours on the board's free part (a hand, a cup over it): no one board to even
     light = lab[ys, xs, 0].astype(np.float64)
     cols = np.column_stack([np.ones(len(xs)), xs, ys]).astype(np.float64)
+    off = light - np.median(light)  # from an even board: a shade or a hand over a third of it is left out
     keep = np.ones(len(xs), bool)
-    for _ in range(2):
+    for _ in range(3):
+        keep = np.abs(off) <= 3 * max(1.0, float(np.median(np.abs(off[keep]))))
         fit = np.linalg.lstsq(cols[keep], light[keep], rcond=None)[0]
         off = light - cols @ fit
-        keep = np.abs(off) <= 3 * max(1.0, float(np.median(np.abs(off[keep]))))
     h, w = lab.shape[:2]
     yy, xx = np.mgrid[0:h, 0:w]
     out = lab.copy()
