@@ -252,6 +252,15 @@ class BoardConfig:
     #: board, not something over it (:func:`vision.fenn_over.something_over`). Raising it takes more
     #: boards for hidden, and fewer shines and shadows for what they are.
     line_seen: float = 0.3
+    #: Before parts unlike the board's colour are looked for, the board's fall of light is taken out
+    #: (:func:`vision.fenn_over.something_over`), but not where over ``even_other`` of its free part lies
+    #: ``even_chroma`` or more (Lab a, b) from its median colour: a hand or a cup of another colour may cover
+    #: much of the board and tilt the fit (render fenn-00355: a hand over five fields). Raising
+    #: ``even_chroma`` or ``even_other`` evens boards with more of another colour on them (and may even a
+    #: hand away); lowering them evens fewer lamp-lit boards (render fenn-00368).
+    even_chroma: float = 12.0
+    #: ... (see ``even_chroma``).
+    even_other: float = 0.1
 
     def __post_init__(self):
         _check(self, {"res": (32, 200), "die": (0.4, 1.0), "pip_contrast": (10.0, 120.0),
@@ -263,7 +272,7 @@ class BoardConfig:
                       "body_colour": (2.0, 120.0), "stray_size": (0.2, 1.0), "stray_body": (1.0, 200.0),
                       "stray_pattern": (0.005, 1.0),
                       "focal": (0.2, 5.0), "foreign_colour": (2.0, 200.0), "foreign_area": (0.01, 9.0), "line_seen": (0.0, 1.0),
-                      "foreign_edge": (0.0, 1.0),
+                      "foreign_edge": (0.0, 1.0), "even_chroma": (0.0, 255.0), "even_other": (0.0, 1.0),
                       "held_up": (0.05, 5.0), "tilt_most": (0.0, 0.2), "across_span": (0.2, 10.0), "along_span": (1.0, 9.0),
                       "pip_symmetry": (0.05, 2.0),
                       "no_colour_die": (0.0, 1.0)})

@@ -44,7 +44,7 @@ def something_over(lab, lines: "FieldLines", config: BoardConfig) -> bool:
         return False
     if lines.hidden(config.line_seen):
         return True
-    lab = _light_evened(lab, free)
+    lab = _light_evened(lab, free, config)
     colour = np.median(lab[free > 0], axis=0)
     far = ((np.linalg.norm(lab - colour, axis=2) > config.foreign_colour) & (free > 0)).astype(np.uint8)
     k = max(3, int(0.22 * res)) | 1
@@ -63,21 +63,22 @@ def something_over(lab, lines: "FieldLines", config: BoardConfig) -> bool:
     return False
 
 
-def _light_evened(lab: np.ndarray, free: np.ndarray) -> np.ndarray:
+def _light_evened(lab: np.ndarray, free: np.ndarray, config: BoardConfig) -> np.ndarray:
     """``lab`` (the board's plane, ``H×W×3`` float Lab) with its lightness's fall across the board taken out:
     a plane in the lightness along and across the board fitted to the free pixels (``free``, ``H×W``
     nonzero) by least squares, three times, each without those more than three median deviations off the
     last fit (the first off the median: a shade, a hand or a cup over a third of the board, a line or a
-    number), and the lightness made even. Not where over a tenth of the free pixels lie 12 or more (a, b)
-    from their median colour: a hand or a cup of another colour may cover much of the board and tilt the
-    fit. A lamp to one side lights a board's one end or side up to 70 Lab units lighter than the other
-    (render fenn-00368: black leather under two area lamps), which no part of a board's colour may be; a
-    hand or a cup stands out of a plane."""
+    number), and the lightness made even. Not where over ``config.even_other`` of the free pixels lie
+    ``config.even_chroma`` or more (a, b) from their median colour: a hand or a cup of another colour may
+    cover much of the board and tilt the fit (``config``: a :class:`vision.config.BoardConfig`). A lamp
+    to one side lights a board's one end or side up to 70 Lab units lighter than the other (render
+    fenn-00368: black leather under two area lamps), which no part of a board's colour may be; a hand or a
+    cup stands out of a plane."""
     ys, xs = np.nonzero(free)
     if len(xs) < 10:
         return lab
     chroma = lab[ys, xs, 1:].astype(np.float64)
-    if np.mean(np.linalg.norm(chroma - np.median(chroma, axis=0), axis=1) > 12.0) > 0.1:
+    if np.mean(np.linalg.norm(chroma - np.median(chroma, axis=0), axis=1) > config.even_chroma) > config.even_other:
         return lab  # two colours on the board's free part (a hand, a cup over it): no one board to even
     light = lab[ys, xs, 0].astype(np.float64)
     cols = np.column_stack([np.ones(len(xs)), xs, ys]).astype(np.float64)
