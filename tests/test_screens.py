@@ -11,6 +11,8 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.settings import check_pin
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 INTERACT = os.path.join(ROOT, "tests", "ui_interact.py")
 ENV = dict(os.environ, SDL_VIDEODRIVER="offscreen", PYTHONPATH=ROOT)
@@ -104,7 +106,9 @@ def test_players_at_the_table(tmp_path):
     assert cs["inside"] == [True, False] and cs["watcher_same_area"]
     assert rep["after_save"] == {"screen": "game", "meter": ""}
     sf = rep["settings_file"]
-    assert sf["app"]["odds"] is False and "pin_hash" in sf and "2468" not in json.dumps(sf)
+    # The new PIN is kept only as its salted hash: that hash opens with it, and no other value holds it.
+    assert sf["app"]["odds"] is False and check_pin("2468", sf) and not check_pin("1234", sf)
+    assert "2468" not in json.dumps({k: v for k, v in sf.items() if k != "pin_hash"})
 
 
 def test_resume_after_the_app_is_killed(tmp_path):
