@@ -204,3 +204,27 @@ def test_a_lamps_fall_of_light_along_a_dark_board_is_nothing_over_it():
     frame = cv2.imread(os.path.join(RENDERS, "fenn-00368.jpg"))
     found = read_fenn(frame, find_board(frame))
     assert FennReason.FOREIGN not in found.reasons
+
+
+def _found(name):
+    """``(label, frame, board found in the frame alone)`` of render fixture ``name``."""
+    label = _labels()[name]
+    frame = cv2.imread(os.path.join(RENDERS, name))
+    return label, frame, find_board(frame)
+
+
+def test_a_board_found_is_as_wide_as_its_fields_are_long():
+    """Fields are square (fenn.md): lines stitched or printed along a board's sides, inside them, are not its
+    sides. Every board found in a render fixture is as wide as the board within 5 % (fenn-00115's had been
+    0.82 of it, fenn-00251's 1.14), so a die's pips spread alike on its plane however the die is turned."""
+    widths = {}
+    for name in _labels():
+        try:
+            label, _frame, board = _found(name)
+        except BoardError:
+            continue
+        c, t = np.float64(board.corners), np.float64(label["board_corners"])
+        width = lambda q: (np.hypot(*(q[3] - q[0])) + np.hypot(*(q[2] - q[1]))) / 2  # noqa: E731
+        widths[name] = width(c) / width(t)
+    assert len(widths) >= 10 and all(abs(w - 1) <= 0.05 for w in widths.values()), widths
+

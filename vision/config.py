@@ -222,6 +222,11 @@ class BoardConfig:
     #: lines' spacing may shrink a field along the board (:func:`vision.fenn_board.refine`: the view's
     #: perspective); raising it there takes a die's edge taken for a line as more of that shrink.
     tilt_most: float = 0.025
+    #: How far (a share) the width of the strip found may lie from the width square fields give (its
+    #: length over nine) before its sides are taken for lines along the board inside them and put that
+    #: width apart (:func:`vision.fenn_board.refine`). A camera tilted 12° shows fields up to 2 % off
+    #: square; renders 349-368 found strips 0.78-0.93 as wide. Raising it keeps more strips as found.
+    square_within: float = 0.05
     #: The least spread across the board (fields) of the dice measured at calibration for the tilt across
     #: to be taken; lowering it takes a tilt from dice nearly in a line along the board (noisier).
     across_span: float = 0.6
@@ -274,7 +279,7 @@ class BoardConfig:
                       "focal": (0.2, 5.0), "foreign_colour": (2.0, 200.0), "foreign_area": (0.01, 9.0), "line_seen": (0.0, 1.0),
                       "foreign_edge": (0.0, 1.0), "even_chroma": (0.0, 255.0), "even_other": (0.0, 1.0),
                       "held_up": (0.05, 5.0), "tilt_most": (0.0, 0.2), "across_span": (0.2, 10.0), "along_span": (1.0, 9.0),
-                      "pip_symmetry": (0.05, 2.0),
+                      "square_within": (0.0, 1.0), "pip_symmetry": (0.05, 2.0),
                       "no_colour_die": (0.0, 1.0)})
         lo, hi = self.square_area if len(self.square_area) == 2 else (1.0, 1.0)
         if len(self.square_area) != 2 or not lo < 1 < hi:

@@ -268,7 +268,7 @@ def find_strip(frame: np.ndarray, config: BoardConfig) -> np.ndarray | None:
     corners = (A[:, :2] @ pts.T).T + A[:, 2]
     corners = _slid(frame, corners / k)
     for step in range(3):  # the ends first; then the shrink along the board, bounded once (not compounded)
-        corners = refine(frame, corners, most=config.tilt_most if step == 2 else 0.0)
+        corners = refine(frame, corners, most=config.tilt_most if step == 2 else 0.0, square=config.square_within)
     return corners
 
 
@@ -309,13 +309,29 @@ def _slid(frame: np.ndarray, corners: np.ndarray, res: int = 20) -> np.ndarray:
     return cv2.perspectiveTransform(moved, np.linalg.inv(H))[0].astype(np.float64)
 
 
-def refine(frame: np.ndarray, corners: np.ndarray, res: int = 40, *, most: float = 0.0) -> np.ndarray:
+def _square_width(corners: np.ndarray) -> float:
+    """The board's width its fields being square would give, as a share of the width its corners
+    (``4×2`` frame px, the first two along one long side) give: the length of its long sides over nine,
+    over the mean length of its ends."""
+    c = np.asarray(corners, np.float64)
+    length = (np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / 2
+    width = (np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])) / 2
+    return length / 9 / max(width, 1e-6)
+
+
+def refine(frame: np.ndarray, corners: np.ndarray, res: int = 40, *, most: float = 0.0,
+           square: float | None = None) -> np.ndarray:
     """The corners (``4×2`` frame px, in order round the strip, the first two along one long side)
     moved to the board's edges seen on its own straightened plane: each side to the strongest edge
     within a fifth of a field, the ends to where the comb of the field lines fits best, and the width
     at each end as the lines' spacing shrinks along the board (a view from a camera tilted or off to
     one side; at most ``most`` of it a field, :class:`vision.config.BoardConfig`'s ``tilt_most``; 0: the
-    width kept)."""
+    width kept). Where the two sides so found lie further than ``square`` (a share;
+    :class:`vision.config.BoardConfig`'s ``square_within``; None: never) from the width square fields
+    give (the length over nine: fenn.md, a strip 2.5 × 23 cm, each field a die's face), they are lines
+    along the board inside its sides, stitched or printed: the sides are put that width apart about
+    their middle (issue 38's renders: strips found 0.78-0.93 as wide as the board, their length within
+    1 %; on such a plane a die's pips spread unlike the others' by how it is turned)."""
     m = 0.6
     H, L = _straightened(frame, corners, res, m, m, cv2.INTER_LINEAR)
     gy = np.abs(np.diff(L, axis=0))  # edges along the board
@@ -329,6 +345,9 @@ def refine(frame: np.ndarray, corners: np.ndarray, res: int = 40, *, most: float
         return a + int(np.argmax(profile[a:b])) + 0.5
 
     top, bottom = peak(rows, int(m * res)), peak(rows, int((m + 1) * res))
+    wide = _square_width(corners) * res  # the width square fields give, px of this plane
+    if square is not None and abs((bottom - top) / wide - 1.0) > square:
+        top, bottom = (top + bottom - wide) / 2, (top + bottom + wide) / 2
     band = slice(int(top + 0.2 * (bottom - top)), int(bottom - 0.2 * (bottom - top)))
     cols = np.median(gx[band], axis=0)
     # The ten edges across the board, each near where the comb puts it; a straight fit through them.
