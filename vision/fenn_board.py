@@ -269,7 +269,7 @@ def find_strip(frame: np.ndarray, config: BoardConfig) -> np.ndarray | None:
     corners = _slid(frame, corners / k)
     for step in range(3):  # the ends first; then the shrink along the board, bounded once (not compounded)
         corners = refine(frame, corners, most=config.tilt_most if step == 2 else 0.0, square=config.square_within)
-    return corners
+    return _slid(frame, corners, either=True)
 
 
 def _straightened(frame: np.ndarray, corners: np.ndarray, res: int, along: float, across: float, flags: int):
@@ -283,17 +283,22 @@ def _straightened(frame: np.ndarray, corners: np.ndarray, res: int, along: float
     return H, cv2.GaussianBlur(cv2.cvtColor(plane, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32), (3, 3), 0)
 
 
-def _slid(frame: np.ndarray, corners: np.ndarray, res: int = 20) -> np.ndarray:
+def _slid(frame: np.ndarray, corners: np.ndarray, res: int = 20, either: bool = False) -> np.ndarray:
     """The corners (as :func:`refine` takes them) slid one field along the board where its two long
     sides show beyond one end and not within the other: the comb of field lines fits one field off as
     well where dice hide the lines near an end, and the strip then reaches onto the table at one end
     (no sides there) and leaves field 1 or 9 out at the other (its sides seen). A field's sides: the
-    edge along the board at each side, the weaker of the two, its median over the field."""
+    edge along the board at each side, the weaker of the two (``either``: the stronger), its median over
+    the field. :func:`find_strip` looks once so before its corners are refined and once, ``either``, after:
+    a die standing on an end field hides a side (its sides then seen, one of them), and a field that shows
+    neither is the table (Fenn render 353: the refined strip one field onto a wooden table, a die on
+    its other end field; the weaker side on the strip first found, before the refinement, moves the
+    start position of mock scene 10101 back where ``either`` would not)."""
     m = 2
     H, L = _straightened(frame, corners, res, m, 1, cv2.INTER_AREA)
     gy = np.abs(np.diff(L, axis=0))
     near = lambda row: gy[row - 2:row + 2].max(axis=0)  # noqa: E731
-    sides = np.minimum(near(res), near(2 * res))
+    sides = (np.maximum if either else np.minimum)(near(res), near(2 * res))
     field = [float(np.median(sides[(m + f) * res + res // 5:(m + f + 1) * res - res // 5])) for f in range(-m, 9 + m)]
     inner = np.median(field[m + 2:m + 7])  # the board's own sides, away from its ends
     seen = [v >= 0.5 * inner for v in field]
