@@ -53,6 +53,7 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -134,7 +135,7 @@ def _oriented(found: BoardArea, truth) -> BoardArea:
         u, v = c[1] - c[0], c[3] - c[0]
         if u[0] * v[1] - u[1] * v[0] < 0:
             c = c[[3, 2, 1, 0]]
-    return BoardArea(tuple(map(tuple, c)), found.frame_size)
+    return replace(found, corners=tuple(map(tuple, c)))
 
 
 class Tally:

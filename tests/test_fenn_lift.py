@@ -24,10 +24,15 @@ def test_a_board_keeps_its_tilt_in_its_file():
     assert (older.across, older.along) == (0.0, None)
     assert "across" not in BoardArea(CORNERS, (1640, 1232)).to_dict()
     assert "along" not in BoardArea(CORNERS, (1640, 1232)).to_dict()
+    found = BoardArea(CORNERS, (1640, 1232), across_known=False)  # found in a frame or touched: kept so
+    assert BoardArea.from_dict(json.loads(json.dumps(found.to_dict()))) == found and older.across_known
+    assert not found.scaled((820, 616)).across_known
+    assert not BoardArea.from_ends((150, 250), (950, 250), (1640, 1232)).across_known
 
 
 @pytest.mark.parametrize("tilt", [{"across": "steep"}, {"across": 0.5}, {"across": True}, {"across": None},
-                                  {"across": float("nan")}, {"along": 0.3}, {"along": "x"}, {"along": False}])
+                                  {"across": float("nan")}, {"along": 0.3}, {"along": "x"}, {"along": False},
+                                  {"across_known": "no"}, {"across_known": 0}])
 def test_a_board_file_with_a_wrong_tilt_is_refused(tilt):
     with pytest.raises(BoardError):
         BoardArea.from_dict({"corners": CORNERS, "frame_size": [1640, 1232], **tilt})
@@ -122,3 +127,19 @@ def test_companion_calibrate_keeps_the_tilt_with_the_board(tmp_path, capsys):
         assert abs(stored.across) <= DEFAULT.board.tilt_most
         if not ends:
             assert (stored.across, stored.along) == pytest.approx((want.across, want.along), abs=1e-5)
+
+
+def test_a_black_die_beside_a_board_found_is_compared_within_the_tilt_across_not_known():
+    """A board found in the frame tilts its plane across by what its corners, a pixel or two off, give: the
+    black die three fields across a plane off by 0.8 % a field looks 2.4 % larger, as if held up; within
+    ``config.board.across_unknown`` no tilt puts it so, and a die held up on the board still stands out."""
+    camera, size, to_plane = ((4.5, 0.5), 24.0), 0.8, np.diag([0.01, 0.01, 1.0])
+    limit = 1 + DEFAULT.board.held_up * lift(camera, size)
+    unknown = DEFAULT.board.across_unknown
+    still = _fives([(0.5, 0.5, True, False), (8.5, 0.5, True, False), (4.0, -2.5, False, False)], camera, size, 0.008)
+    assert held_up(still, to_plane, camera, size)[0] > limit
+    assert held_up(still, to_plane, camera, size, unknown=unknown)[0] == pytest.approx(1.0, abs=0.002)
+    held = _fives([(0.5, 0.5, True, False), (8.5, 0.5, True, True), (4.0, -2.5, False, False)], camera, size, 0.008)
+    assert held_up(held, to_plane, camera, size, unknown=unknown)[0] > limit
+    near = _fives([(0.5, 0.5, True, False), (8.5, 0.5, True, False), (4.0, -0.8, False, True)], camera, size, 0.0)
+    assert held_up(near, to_plane, camera, size, unknown=unknown)[0] > limit  # held beside the board, near it

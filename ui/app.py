@@ -553,7 +553,7 @@ def _make_app(cfg, driver):
             size = (frame.shape[1], frame.shape[0])
             try:
                 board = (BoardArea.from_ends(points[0], points[1], size) if len(points) == 2
-                         else BoardArea(tuple(map(tuple, points)), size))
+                         else BoardArea(tuple(map(tuple, points)), size, across_known=False))
                 board = measure_tilt(frame, board)  # the table's tilt under the board, from the still dice
                 write_atomically(os.path.join(self.cfg["app"]["data_dir"], BOARD_FILE),
                                  json.dumps(board.to_dict()).encode())

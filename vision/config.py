@@ -227,6 +227,12 @@ class BoardConfig:
     #: width apart (:func:`vision.fenn_board.refine`). A camera tilted 12° shows fields up to 2 % off
     #: square; renders 349-368 found strips 0.78-0.93 as wide. Raising it keeps more strips as found.
     square_within: float = 0.05
+    #: How far (a share of a pattern's size per field) the tilt across a board found in the frame, or
+    #: touched, may be off (:attr:`vision.fenn.BoardArea.across_known`): a die beside it is held up only
+    #: beyond what such a tilt gives (:func:`vision.fenn_lift.held_up`). The boards found on issue 38's
+    #: renders 349-368 put the black die 0.3-0.75 % a field off the true corners' read. Raising it
+    #: overlooks more dice held up beside a board found, lowering it asks on more still boards found so.
+    across_unknown: float = 0.01
     #: The least spread across the board (fields) of the dice measured at calibration for the tilt across
     #: to be taken; lowering it takes a tilt from dice nearly in a line along the board (noisier).
     across_span: float = 0.6
@@ -279,7 +285,8 @@ class BoardConfig:
                       "focal": (0.2, 5.0), "foreign_colour": (2.0, 200.0), "foreign_area": (0.01, 9.0), "line_seen": (0.0, 1.0),
                       "foreign_edge": (0.0, 1.0), "even_chroma": (0.0, 255.0), "even_other": (0.0, 1.0),
                       "held_up": (0.05, 5.0), "tilt_most": (0.0, 0.2), "across_span": (0.2, 10.0), "along_span": (1.0, 9.0),
-                      "square_within": (0.0, 1.0), "pip_symmetry": (0.05, 2.0),
+                      "square_within": (0.0, 1.0), "across_unknown": (0.0, 0.2),
+                      "pip_symmetry": (0.05, 2.0),
                       "no_colour_die": (0.0, 1.0)})
         lo, hi = self.square_area if len(self.square_area) == 2 else (1.0, 1.0)
         if len(self.square_area) != 2 or not lo < 1 < hi:

@@ -66,12 +66,18 @@ class BoardArea:
     not show (a strip one field wide found a few pixels off is nearly a
     parallelogram): the shares per field across and along by which a die further
     off looks smaller, measured at calibration from the still dice
-    (:func:`measure_tilt`; ``across`` 0.0 and ``along`` None: not measured)."""
+    (:func:`measure_tilt`; ``across`` 0.0 and ``along`` None: not measured).
+    ``across_known``: whether the corners, with ``across``, give the plane's tilt across the board; False
+    for corners found in a frame (:func:`find_board`) or touched (:meth:`from_ends`) and no tilt across
+    measured: a strip one field wide found a pixel or two off tilts its plane across by up to ten degrees
+    (issue 38's renders: its camera's nadir two to three fields off across), so a die beside the board is
+    compared with those on it within ``config.board.across_unknown`` (:func:`vision.fenn_lift.held_up`)."""
 
     corners: tuple[tuple[float, float], ...]
     frame_size: tuple[int, int]
     across: float = 0.0
     along: float | None = None
+    across_known: bool = True
 
     def to_plane(self) -> np.ndarray:
         """The 3×3 homography from frame pixels to the board's plane (fields; the board is [0, 9]×[0, 1])."""
@@ -87,13 +93,15 @@ class BoardArea:
     def scaled(self, frame_size: tuple[int, int]) -> "BoardArea":
         """The same board in a frame of another size."""
         sx, sy = frame_size[0] / self.frame_size[0], frame_size[1] / self.frame_size[1]
-        return BoardArea(tuple((x * sx, y * sy) for x, y in self.corners), tuple(frame_size), self.across, self.along)
+        return replace(self, corners=tuple((x * sx, y * sy) for x, y in self.corners), frame_size=tuple(frame_size))
 
     def to_dict(self) -> dict:
-        """JSON-ready form (``corners`` px, ``frame_size``; ``across``, ``along`` when measured)."""
+        """JSON-ready form (``corners`` px, ``frame_size``; ``across``, ``along`` when measured;
+        ``across_known`` when false)."""
         d = {"corners": [[round(x, 1), round(y, 1)] for x, y in self.corners], "frame_size": list(self.frame_size)}
         return d | ({"across": round(self.across, 5)} if self.across else {}) | \
-            ({"along": round(self.along, 5)} if self.along is not None else {})
+            ({"along": round(self.along, 5)} if self.along is not None else {}) | \
+            ({} if self.across_known else {"across_known": False})
 
     @classmethod
     def from_dict(cls, d: dict) -> "BoardArea":
@@ -103,6 +111,9 @@ class BoardArea:
             size = (int(d["frame_size"][0]), int(d["frame_size"][1]))
             across = float(d.get("across", 0.0))
             along = None if d.get("along") is None else float(d["along"])
+            known = d.get("across_known", True)
+            if not isinstance(known, bool):
+                raise ValueError(f"across_known is {known!r}, not true or false")
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise BoardError(f"not a board: {e}") from None
         if len(corners) != 4:
@@ -110,7 +121,7 @@ class BoardArea:
         for name, v in (("across", across), ("along", 0.0 if along is None else along)):
             if not abs(v) <= 0.2 or isinstance(d.get(name), bool):
                 raise BoardError(f"not a board: its tilt {name}, {d.get(name)!r}, is not a share below 0.2")
-        return cls(corners, size, across, along)
+        return cls(corners, size, across, along, known)
 
     @classmethod
     def from_ends(cls, end1, end9, frame_size) -> "BoardArea":
@@ -122,7 +133,7 @@ class BoardArea:
         across = np.array([-along[1], along[0]])
         c1 = a - along / 2 - across / 2
         c9 = b + along / 2 - across / 2
-        return cls(tuple(map(tuple, (c1, c9, c9 + across, c1 + across))), tuple(frame_size))
+        return cls(tuple(map(tuple, (c1, c9, c9 + across, c1 + across))), tuple(frame_size), across_known=False)
 
 
 @dataclass(frozen=True)
@@ -232,7 +243,7 @@ def _one_field_off(frame: np.ndarray, board: BoardArea, dice: DiceSet, config: R
         return board, r
     ends = np.float32([[[shift, 0], [9 + shift, 0], [9 + shift, 1], [shift, 1]]])
     moved = cv2.perspectiveTransform(ends, np.linalg.inv(to_plane))[0]
-    board = BoardArea(tuple((float(px), float(py)) for px, py in moved), board.frame_size)
+    board = replace(board, corners=tuple((float(px), float(py)) for px, py in moved))
     return board, read_fenn(frame, board, dice=dice, config=config)
 
 
@@ -259,14 +270,14 @@ def measure_tilt(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
     r = read_fenn(frame, flat, dice=dice, config=config)
     along, across = tilt_fit(r.patterns, config.board.across_span, config.board.tilt_most,
                              config.board.along_span)
-    return replace(flat, across=across, along=along)
+    return replace(flat, across=across, along=along, across_known=board.across_known or across != 0.0)
 
 
 def _clockwise(c, size) -> BoardArea:
     u, v = c[1] - c[0], c[3] - c[0]
     if u[0] * v[1] - u[1] * v[0] < 0:  # clockwise on screen (y down)
         c = [c[3], c[2], c[1], c[0]]
-    return BoardArea(tuple((float(x), float(y)) for x, y in c), tuple(size))
+    return BoardArea(tuple((float(x), float(y)) for x, y in c), tuple(size), across_known=False)
 
 
 # -- reading -------------------------------------------------------------------
@@ -428,7 +439,7 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
         reasons.add(FennReason.MISSING_DIE)
     lines = FieldLines(frame, to_frame, [t[1] for t in seen])
     ratio, patterns = held_up(spread, plain, camera, size, tilt=lines.tilt(), across=board.across,
-                              along=board.along)
+                              along=board.along, unknown=0.0 if board.across_known else bc.across_unknown)
     if something_over(plane, lines, bc) or camera is not None and ratio > 1 + bc.held_up * lift(camera, size):
         reasons.add(FennReason.FOREIGN)  # a hand, a cup over the board, or a die held up (in mid-move)
     wrong = [d for d in out if d.colour and not dice.carries(d.colour, d.value)]

@@ -20,7 +20,8 @@ BOARD_THICK = 0.16
 
 
 def held_up(dice, to_plane, camera, size: float, thick: float = BOARD_THICK, tilt: float = 0.0,
-            across: float = 0.0, along: float | None = None) -> tuple[float, tuple[tuple[float, float, float], ...]]:
+            across: float = 0.0, along: float | None = None,
+            unknown: float = 0.0) -> tuple[float, tuple[tuple[float, float, float], ...]]:
     """How much nearer the camera than the others the highest die is: ``(ratio, patterns)``, ``ratio``
     the spread of its pips on the board's plane (``to_plane``: frame px → fields) against the other dice's,
     each put back to its own height (a die's top face ``size`` fields above the board, ``thick`` more on
@@ -36,7 +37,10 @@ def held_up(dice, to_plane, camera, size: float, thick: float = BOARD_THICK, til
     ``along x + 1`` and ``across (y - 0.5) + 1``: the table's recession along and across the board that
     its plane does not show, measured at calibration from the still dice (:attr:`vision.fenn.BoardArea.along`,
     ``across``; :func:`tilt_fit`); where ``along`` is None, by ``tilt``, the recession along the board
-    its field lines in this frame show (:meth:`vision.fenn_over.FieldLines.tilt`)."""
+    its field lines in this frame show (:meth:`vision.fenn_over.FieldLines.tilt`). ``unknown``: how far
+    (a share per field) the tilt across may be off ``across`` (a board found in the frame:
+    :attr:`vision.fenn.BoardArea.across_known`): the ratio is the least over tilts across within it, so
+    a die beside the board is held up only where no such tilt puts it back among the others."""
     if camera is None:
         return 1.0, ()
     patterns = []
@@ -45,10 +49,15 @@ def held_up(dice, to_plane, camera, size: float, thick: float = BOARD_THICK, til
         if got is not None:
             patterns.append(got)
     a = tilt if along is None else along
-    spans = sorted(s * (a * x + 1) * (across * (y - 0.5) + 1) for s, x, y in patterns)
-    if len(spans) < 2:
+    if len(patterns) < 2:
         return 1.0, tuple(patterns)
-    return spans[-1] / float(np.median(spans[:-1])), tuple(patterns)
+
+    def ratio(c: float) -> float:
+        spans = sorted(s * (a * x + 1) * (c * (y - 0.5) + 1) for s, x, y in patterns)
+        return spans[-1] / float(np.median(spans[:-1]))
+
+    tilts = np.linspace(across - unknown, across + unknown, 21) if unknown > 0 else [across]
+    return min(ratio(float(c)) for c in tilts), tuple(patterns)
 
 
 def tilt_fit(patterns, span: float, most: float, along_span: float = 3.0) -> tuple[float | None, float]:
