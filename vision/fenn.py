@@ -43,7 +43,7 @@ from .diceset import MIWIN, MIWIN_SWAPPED, DiceSet
 from .face import _read_face as read_face
 from .fenn_board import find_strip
 from .fenn_dice import camera_of, find_dice, standing_at
-from .fenn_lift import BOARD_THICK, held_up, lift, pip_scale, rigid, tilt_fit
+from .fenn_lift import BOARD_THICK, _spacing, _unpaired, held_up, lift, pip_scale, regular_pattern, rigid, tilt_fit
 from .fenn_over import FieldLines, board_plane, something_over
 from .reasons import FennReason
 
@@ -66,12 +66,10 @@ class BoardArea:
     not show (a strip one field wide found a few pixels off is nearly a
     parallelogram): the shares per field across and along by which a die further
     off looks smaller, measured at calibration from the still dice
-    (:func:`measure_tilt`; ``across`` 0.0 and ``along`` None: not measured).
-    ``across_known``: whether the corners, with ``across``, give the plane's tilt across the board; False
-    for corners found in a frame (:func:`find_board`) or touched (:meth:`from_ends`) and no tilt across
-    measured: a strip one field wide found a pixel or two off tilts its plane across by up to ten degrees
-    (issue 38's renders: its camera's nadir two to three fields off across), so a die beside the board is
-    compared with those on it within ``config.board.across_unknown`` (:func:`vision.fenn_lift.held_up`)."""
+    (:func:`measure_tilt`; ``across`` 0.0 and ``along`` None: not measured). ``across_known``: False for
+    corners found (:func:`find_board`) or touched (:meth:`from_ends`), no tilt across measured: a strip one
+    field wide found a pixel or two off tilts its plane across by up to ten degrees (issue 38's renders),
+    so a die beside it is compared within ``config.board.across_unknown`` (:func:`vision.fenn_lift.held_up`)."""
 
     corners: tuple[tuple[float, float], ...]
     frame_size: tuple[int, int]
@@ -614,42 +612,6 @@ def _rim_pip(face: np.ndarray, pipmask: np.ndarray, pips: np.ndarray, dist: np.n
         return None  # no mark there
     mark = (inside & (dist > config.pip_contrast)).astype(np.uint8) * 255
     return cv2.bitwise_or(face, spot), cv2.bitwise_or(pipmask, mark)
-
-
-def _spacing(pips: np.ndarray) -> float:
-    """The pips' spacing (``N×2`` px, N ≥ 2): the median distance from a pip to its nearest, px."""
-    d = np.hypot(*(pips[:, None] - pips[None]).transpose(2, 0, 1))
-    np.fill_diagonal(d, np.inf)
-    return float(np.median(d.min(axis=1)))
-
-
-def _unpaired(pips: np.ndarray):
-    """``(middle, k, spacing)`` where all of ``pips`` (N×2 px) but pip ``k`` pair up through one middle
-    (each one's mirror image within 0.35 of their spacing of another; the middle of the pips and the
-    midpoints of pairs that most pips mirror through), or None where more or none are left alone.
-    ``spacing``: the median distance from a pip to its nearest."""
-    spacing = _spacing(pips)
-    i, j = np.triu_indices(len(pips), 1)
-    middles = np.vstack([pips, (pips[i] + pips[j]) / 2])
-    mirrored = 2 * middles[:, None] - pips[None]  # (middle, pip, xy)
-    paired = np.linalg.norm(mirrored[:, :, None] - pips[None, None], axis=3).min(axis=2) <= 0.35 * spacing
-    best = int(np.argmax(paired.sum(axis=1)))
-    if paired[best].sum() != len(pips) - 1:
-        return None
-    return middles[best], int(np.flatnonzero(~paired[best])[0]), spacing
-
-
-def regular_pattern(pips: np.ndarray, tolerance: float) -> bool:
-    """Whether pips counted on a face (``N×2`` px, N ≥ 2) make a regular pattern: every pip's mirror
-    image through their middle lies on another pip, within ``tolerance`` of their spacing. Every
-    layout of fenn.md's 1-6 and of the 7-9 faces known (vision.diceset, the renders' third) is so; a
-    face cut by its outline found too small (a 9 whose one column is half lost: 7) is not."""
-    if len(pips) < 2:
-        return True
-    step = _spacing(pips)
-    mirror = 2 * pips.mean(axis=0) - pips
-    miss = np.hypot(*(mirror[:, None] - pips[None]).transpose(2, 0, 1)).min(axis=1)
-    return bool(miss.max() <= tolerance * step)
 
 
 def load_board(path: str) -> BoardArea:

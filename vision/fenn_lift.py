@@ -3,7 +3,8 @@
 A die held up in mid-move is nearer the camera than the board, so its face
 looks larger than the still dice's; :func:`held_up` compares them, each put
 back to its own height above the board (on the board or beside it on the
-table). Pure geometry on NumPy and OpenCV: no camera, no I/O.
+table). Whether the pips counted on a face make a regular pattern (:func:`regular_pattern`), with
+which the reader tells a face cut by its outline. Pure geometry on NumPy and OpenCV: no camera, no I/O.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import numpy as np
 
 from .diceset import PIP_LAYOUT
 
-__all__ = ["BOARD_THICK", "held_up", "pip_scale", "lift", "rigid", "tilt_fit"]
+__all__ = ["BOARD_THICK", "held_up", "pip_scale", "lift", "regular_pattern", "rigid", "tilt_fit"]
 
 #: The board's thickness in fields (4 mm of a 25 mm field): a die on it stands this much higher.
 BOARD_THICK = 0.16
@@ -129,3 +130,39 @@ def rigid(to_frame, frame_size, focal: float) -> np.ndarray:
     u, _s, vt = np.linalg.svd(A[:, :2] * lam, full_matrices=False)
     H = K @ np.column_stack([u @ vt, A[:, 2] * lam])
     return np.linalg.inv(H)
+
+
+def _spacing(pips: np.ndarray) -> float:
+    """The pips' spacing (``N×2`` px, N ≥ 2): the median distance from a pip to its nearest, px."""
+    d = np.hypot(*(pips[:, None] - pips[None]).transpose(2, 0, 1))
+    np.fill_diagonal(d, np.inf)
+    return float(np.median(d.min(axis=1)))
+
+
+def _unpaired(pips: np.ndarray):
+    """``(middle, k, spacing)`` where all of ``pips`` (N×2 px) but pip ``k`` pair up through one middle
+    (each one's mirror image within 0.35 of their spacing of another; the middle of the pips and the
+    midpoints of pairs that most pips mirror through), or None where more or none are left alone.
+    ``spacing``: the median distance from a pip to its nearest."""
+    spacing = _spacing(pips)
+    i, j = np.triu_indices(len(pips), 1)
+    middles = np.vstack([pips, (pips[i] + pips[j]) / 2])
+    mirrored = 2 * middles[:, None] - pips[None]  # (middle, pip, xy)
+    paired = np.linalg.norm(mirrored[:, :, None] - pips[None, None], axis=3).min(axis=2) <= 0.35 * spacing
+    best = int(np.argmax(paired.sum(axis=1)))
+    if paired[best].sum() != len(pips) - 1:
+        return None
+    return middles[best], int(np.flatnonzero(~paired[best])[0]), spacing
+
+
+def regular_pattern(pips: np.ndarray, tolerance: float) -> bool:
+    """Whether pips counted on a face (``N×2`` px, N ≥ 2) make a regular pattern: every pip's mirror
+    image through their middle lies on another pip, within ``tolerance`` of their spacing. Every
+    layout of fenn.md's 1-6 and of the 7-9 faces known (vision.diceset, the renders' third) is so; a
+    face cut by its outline found too small (a 9 whose one column is half lost: 7) is not."""
+    if len(pips) < 2:
+        return True
+    step = _spacing(pips)
+    mirror = 2 * pips.mean(axis=0) - pips
+    miss = np.hypot(*(mirror[:, None] - pips[None]).transpose(2, 0, 1)).min(axis=1)
+    return bool(miss.max() <= tolerance * step)
