@@ -60,8 +60,7 @@ def test_the_board_found_in_a_render_is_the_board_or_none():
     most, and where it finds none the players touch the ends; it never takes a strip of the table for
     the board (with dice hiding the lines at an end, never one field off: the reads would be sure of
     wrong fields; fenn-00038's strip, one field off onto the table, is slid back by where the board's
-    sides show; fenn-00353's, refined one field onto a wooden table beyond field 9's end with a die on its
-    other end field, is slid back by the side of that field still seen)."""
+    sides show)."""
     labels = _labels()
     found = []
     for name, label in labels.items():
@@ -217,7 +216,7 @@ def _found(name):
 def test_a_board_found_is_as_wide_as_its_fields_are_long():
     """Fields are square (fenn.md): lines stitched or printed along a board's sides, inside them, are not its
     sides. Every board found in a render fixture is as wide as the board within 6 % (fenn-00115's had been
-    0.82 of it, fenn-00251's 1.14; 0.95-1.01 now, the least fenn-00353's, slid back a field), so a die's
+    0.82 of it, fenn-00251's 1.14; 0.96-1.01 now), so a die's
     pips spread alike on its plane however the die is turned."""
     widths = {}
     for name in _labels():
