@@ -162,7 +162,8 @@ def find_dice(frame: np.ndarray, unit: float, config: BoardConfig, *, chroma: fl
         # black die's pips are of no hue.
         like = sized & (same if tinted[g].any() else ~tinted & of_kind)
         three = len(g) == 3 and _in_line(pts[g]) and not like.any()
-        f = _square(lab, pipmask, edges, pts[g], c, side, config, alone, two=two, three=three)
+        f = _square(lab, pipmask, edges, pts[g], c, side, config, alone, two=two, three=three,
+                    others=pts[same & ~np.isin(np.arange(len(pts)), g)])
         if f is None:
             continue
         box, sd, body = f
@@ -473,12 +474,14 @@ def _in_line(pts: np.ndarray) -> bool:
 
 
 def _square(lab, pipmask, edges, pts, c, side, config: BoardConfig, alone: bool = True, two: bool = False,
-            three: bool = False):
+            three: bool = False, others: np.ndarray | None = None):
     """The face round the pips ``pts`` (px) near ``c`` in ``lab`` (the frame in Lab): the region of the
     colour round them, within the edges, as ``(box 4×2, side, body Lab)``, or None when it is no die's
     square. ``alone``: no other pip of their size lies round them and they are coloured (one or two pips may then be a face
     whose outline is not seen); ``two``: they are a 2's two pips (:func:`_twos`), whose square they fix;
-    ``three``: they are a 3's (three in a line, no like pip round them), whose middle pip is its face's."""
+    ``three``: they are a 3's (three in a line, no like pip round them), whose middle pip is its face's;
+    ``others``: the other round pips found of their hue and kind (``N×2`` px), which a lone pip's outline
+    may hold (a 2's other pip; a touching die's pips of another colour are not its)."""
     h, w = lab.shape[:2]
     r = int(1.1 * side)
     x0, y0, x1, y1 = max(0, int(c[0]) - r), max(0, int(c[1]) - r), min(w, int(c[0]) + r), min(h, int(c[1]) + r)
@@ -521,8 +524,18 @@ def _square(lab, pipmask, edges, pts, c, side, config: BoardConfig, alone: bool 
             rect = r
         break
     mid = pts.mean(axis=0) - [x0, y0]  # the pips' middle, px in the window
-    if three and rect is not None and np.hypot(*(np.float64(rect[0]) - mid)) > _OFF * side:
+    off = rect is not None and np.hypot(*(np.float64(rect[0]) - mid)) > _OFF * side
+    if three and off:
         rect = None  # a 3's middle pip is its face's: the outline took in a side of its colour too
+    elif off and alone and len(pts) == 1 and _plain_round(dist < config.body_colour, pips_in, mid, side) and \
+            not (others is not None and len(others) and
+                 any(cv2.pointPolygonTest(cv2.boxPoints(rect), (float(u - x0), float(v - y0)), False) >= 0
+                     for u, v in others)):
+        # A 1's pip is its face's middle: the outline took in a side (or a touching die) of its colour
+        # (renders fenn-00112, -00197). Only on a plain face round the pip and with no other round pip
+        # of its hue in the outline (a large die's 2: its other pip, mock scene 29); else the outline
+        # stands (a speck on a die's face).
+        rect = (tuple(mid), (side, side), rect[2])
     if two:  # a 2's pips lie on its face's diagonal about its middle, 0.735 of a side apart
         d = pts[1] - pts[0]
         diagonal, own = float(np.degrees(np.arctan2(d[1], d[0]))), float(np.hypot(*d)) / _TWO
