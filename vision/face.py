@@ -140,7 +140,11 @@ def _read_face(face: np.ndarray, pip_mask: np.ndarray, offset, config: ReaderCon
     die, cost = _die_of(lab, labels, pips, face, dice, config)
     if counted:
         # A value with no documented layout (Miwin's 7-9): read by counting (see _counted_fit).
-        conf = _counted_fit(pips, face, side, config) * outline * spread
+        # A face found by a search of its own (a die's square round its pips) whose pips make a whole
+        # face (one size, a pip's, about its middle) is evidence enough that it is a die: its outline,
+        # which takes in side faces at a slant, counts less, as for a documented layout below.
+        fit = _counted_fit(pips, face, side, config)
+        conf = fit * ((outline * spread) ** 0.3 if found and fit >= 1.0 else outline * spread)
     else:
         areas = [p[2] for p in pips]
         mean_area = sum(areas) / len(areas)
