@@ -191,27 +191,6 @@ def test_a_shade_over_the_board_with_its_lines_showing_is_no_thing_over_it():
         assert FennReason.FOREIGN in read_fenn(sleeve, board).reasons, seed
 
 
-def test_a_dies_shadow_beyond_its_square_is_no_thing_over_the_board():
-    """Mock scene 10165's low lamp casts the blue die's shadow past the square left out round it, over
-    field 3's side (0.6 of the board's lightness, its hue): the still read was asked as `foreign`. A
-    shade touching a die's square, of the board's hue, is the die's shadow: the read is exact and sure.
-    A thing lying there against the die, of a colour of its own or far darker than a shade (a phone),
-    is something over the board still."""
-    scene = FennScene(seed=10165)
-    board = BoardArea(tuple(scene.board_corners()), scene.size)
-    frame, _ = scene.frame(blue=(3, 6), red=(8, 4), black=7, seed=165, stray=False)
-    r = read_fenn(frame, board)
-    assert [(d.colour, d.value, d.field) for d in r.dice] == [("blue", 6, 3), ("red", 4, 8), ("black", 7, None)]
-    assert r.sure
-    beside = np.float32([[[3.15, 0.15], [3.6, 0.15], [3.6, 0.9], [3.15, 0.9]]])
-    patch = np.zeros(frame.shape[:2], np.uint8)
-    cv2.fillConvexPoly(patch, np.int32(np.round(cv2.perspectiveTransform(beside, np.linalg.inv(board.to_plane()))[0])), 1)
-    for bgr in ((25, 25, 25), (150, 170, 225), (160, 60, 40)):  # a phone, a finger, a blue cup
-        thing = frame.copy()
-        thing[patch > 0] = bgr
-        assert FennReason.FOREIGN in read_fenn(thing, board).reasons, bgr
-
-
 def test_a_blue_2_whose_side_shows_its_pips_beside_one_is_found():
     """A 2's pips lie too far apart to group; a side face's squashed pip beside one of them, grouped
     with it, left it no lone pip to pair (mock scenes: six blue 2s missing, and scene 135 here)."""

@@ -257,14 +257,6 @@ class BoardConfig:
     #: a hand or a cup reaching over the board covered 0.55 of its width or more. Raising it takes
     #: wider strips along a side for the board's edge.
     foreign_edge: float = 0.35
-    #: A region darker than the board that touches a die's square, at least ``shadow_least`` of the board's
-    #: lightness, whose colour (Lab a, b from grey) lies within ``shadow_chroma`` of the board's scaled by
-    #: their lightnesses' ratio (a shade keeps its surface's hue), is that die's shadow, not something over
-    #: the board (the mock scenes' low lamps: 0.56-0.61 of the board's lightness, 1-3 units off; a black
-    #: phone is under 0.35 of a board's lightness). Raising ``shadow_chroma`` or lowering ``shadow_least``
-    #: takes more dark things beside a die for its shadow.
-    shadow_chroma: float = 8.0
-    shadow_least: float = 0.4
     #: How much a line between fields must stand out (a share of the median line) to be seen: one
     #: seen less, where no die stands, is hidden by something over the board; lines seen through a
     #: part of the board lighter or darker than it make that part a lamp's shine or a shadow on the
@@ -291,8 +283,7 @@ class BoardConfig:
                       "body_colour": (2.0, 120.0), "stray_size": (0.2, 1.0), "stray_body": (1.0, 200.0),
                       "stray_pattern": (0.005, 1.0),
                       "focal": (0.2, 5.0), "foreign_colour": (2.0, 200.0), "foreign_area": (0.01, 9.0), "line_seen": (0.0, 1.0),
-                      "foreign_edge": (0.0, 1.0), "shadow_chroma": (0.0, 128.0), "shadow_least": (0.0, 1.0),
-                      "even_chroma": (0.0, 255.0), "even_other": (0.0, 1.0),
+                      "foreign_edge": (0.0, 1.0), "even_chroma": (0.0, 255.0), "even_other": (0.0, 1.0),
                       "held_up": (0.05, 5.0), "tilt_most": (0.0, 0.2), "across_span": (0.2, 10.0), "along_span": (1.0, 9.0),
                       "square_within": (0.0, 1.0), "across_unknown": (0.0, 0.2),
                       "pip_symmetry": (0.05, 2.0),

@@ -59,28 +59,8 @@ def something_over(lab, lines: "FieldLines", config: BoardConfig) -> bool:
         region = labels == i
         if lines.seen_through(region, config.line_seen):
             continue  # a shine or a shade: the lines show through it
-        if _a_dies_shadow(lab, region, colour, free, config):
-            continue
         return True
     return False
-
-
-def _a_dies_shadow(lab: np.ndarray, region: np.ndarray, colour: np.ndarray, free: np.ndarray,
-                   config: BoardConfig) -> bool:
-    """Whether ``region`` (bool ``H×W`` of the board's plane ``lab``, float Lab) is a die's shadow: it
-    touches a die's square (``free`` 0 there) and is darker than the board's ``colour`` (Lab) by a shade's
-    share (``config.shadow_least`` of its lightness or more) with the board's hue, its (a, b) from grey
-    within ``config.shadow_chroma`` of the board's scaled by that share (a shade darkens a surface and
-    keeps its hue; a hand, a cup or a phone has a colour of its own)."""
-    holes = cv2.dilate((free == 0).astype(np.uint8), np.ones((3, 3), np.uint8))
-    if not (holes[region] > 0).any():
-        return False
-    mean = lab[region].mean(axis=0)
-    share = float(mean[0]) / max(1.0, float(colour[0]))
-    if not config.shadow_least <= share < 1:
-        return False
-    want = (colour[1:] - 128) * share
-    return bool(np.hypot(*(mean[1:] - 128 - want)) <= config.shadow_chroma)
 
 
 def _light_evened(lab: np.ndarray, free: np.ndarray, config: BoardConfig) -> np.ndarray:
