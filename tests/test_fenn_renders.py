@@ -259,3 +259,15 @@ def test_an_eight_in_a_whole_pattern_is_read_surely_though_its_outline_takes_in_
     label, r = _read("fenn-00067.jpg")
     assert ("black", 8, None) in _got(r) and _got(r) == _want(label)
     assert r.sure, r.reasons
+
+
+def test_a_side_faces_squashed_pips_are_not_read_with_the_top_face():
+    """fenn-00408: the black 4 lies near the frame's edge, its side seen at a slant; the square found for
+    it through the board found in the frame took in two of its side's pips, squashed ovals, which made a
+    regular 6 with the top's four, read surely (a sure and wrong read). A side's pips are left out of the
+    face: the black die is read 4, and not surely, for its square held pips it was not."""
+    label, frame, board = _found("fenn-00408.jpg")
+    r = read_fenn(frame, board, dice=DICE_SETS[label.get("dice_set", "miwin")])
+    black = r.die("black")
+    assert black is not None and black.value == label["black"]["value"] == 4
+    assert not r.sure

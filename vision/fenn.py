@@ -42,7 +42,7 @@ from .config import DEFAULT, BoardConfig, ReaderConfig
 from .diceset import MIWIN, MIWIN_SWAPPED, DiceSet
 from .face import _read_face as read_face
 from .fenn_board import find_strip
-from .fenn_dice import camera_of, find_dice, standing_at
+from .fenn_dice import _FLAT, camera_of, find_dice, standing_at
 from .fenn_lift import BOARD_THICK, _spacing, _unpaired, held_up, lift, pip_scale, regular_pattern, rigid, tilt_fit
 from .fenn_over import FieldLines, board_plane, something_over
 from .reasons import FennReason
@@ -515,12 +515,13 @@ def _read_face(frame, box, back, R, dice: DiceSet, config: ReaderConfig):
         return regular_pattern(pips_of(d), config.board.pip_symmetry)
 
     die = read_face(face, pipmask, (0, 0), config, None, P / _GROW, dice=dice, lab=lab, found=True)
+    used = (face, pipmask)  # the masks the read came from
     if die is not None and die.value >= 6 and not regular(die):
         grown = _rim_pip(face, pipmask, pips_of(die), dist, config.board)
         if grown is not None:
             again = read_face(grown[0], grown[1], (0, 0), config, None, P / _GROW, dice=dice, lab=lab)
             if again is not None and again.value == die.value + 1 and regular(again):
-                die = again
+                die, used = again, grown
     dropped = False
     if die is not None and die.value >= 7 and not regular(die):
         # One mark more than a regular pattern (a side's pip, a speck beside the face): the value read
@@ -533,7 +534,7 @@ def _read_face(frame, box, back, R, dice: DiceSet, config: ReaderConfig):
             again = read_face(face, cut, (0, 0), config, None, P / _GROW, dice=dice, lab=lab, found=True)
             if again is not None and again.value == die.value - 1 and again.die == die.die and \
                     dice.carries(again.die, again.value) and regular(again):
-                die, dropped = again, True
+                die, dropped, used = again, True, (face, cut)
     unread = die is None or not dice.carries(die.die, die.value)
     if unread or die.confidence < config.sure:
         # No face of the die read, or none surely: a shadow may fall across the face (another die's, a
@@ -545,7 +546,22 @@ def _read_face(frame, box, back, R, dice: DiceSet, config: ReaderConfig):
         again = read_face(face2, pip2, (0, 0), config, None, P / _GROW, dice=dice, lab=lab, found=True)
         if again is not None and dice.carries(again.die, again.value) and regular(again) and \
                 (unread or again.confidence > die.confidence):
-            die, dropped = again, False
+            die, dropped, used = again, False, (face2, pip2)
+    if die is not None and die.value >= 2:
+        # A side's pips, seen at a slant near the frame's edge, are squashed ovals; a top's are round
+        # (read right, at most 1.45 long in the mock family and the renders): a square taking in a side's
+        # pips reads them with the top's (fenn-00408's black 4 and two pips of its side, a regular 6).
+        # Read without them, when what is left is regular and the die carries it; never sure.
+        long, at, marks = _elongations(used[1], pips_of(die))
+        flat = long > _FLAT
+        if flat.any():
+            cut = used[1].copy()
+            cut[np.isin(marks, at[flat])] = 0
+            again = read_face(used[0], cut, (0, 0), config, None, P / _GROW, dice=dice, lab=lab, found=True)
+            if again is not None and again.value == die.value - int(flat.sum()) and again.die == die.die and \
+                    dice.carries(again.die, again.value) and regular(again):
+                die = again
+            dropped = True
     cx, cy = corners.mean(axis=0)
     size = float(np.mean([np.hypot(*(corners[i] - corners[(i + 1) % 4])) for i in range(4)])) / _GROW
     if die is None:
@@ -558,6 +574,29 @@ def _read_face(frame, box, back, R, dice: DiceSet, config: ReaderConfig):
         confidence = min(confidence, config.faces.not_sure_most)  # two rim pips left out (mock 10195: not black)
     frame_pips = cv2.perspectiveTransform(np.float32([pips]), np.linalg.inv(M))[0] if len(pips) else pips
     return FennDie(die.die, die.value, (float(cx), float(cy)), size, None, confidence), np.float64(frame_pips)
+
+
+def _elongations(pipmask: np.ndarray, pips: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each read pip's elongation (its mark's long axis over its short, from its pixels' second moments
+    in ``pipmask``, patch px; 1 for a disc, 2 for an oval half as wide as long, as
+    :func:`vision.fenn_dice._sparse_components` measures it; 1 where no mark lies under the pip), each
+    pip's mark's label (0: none) and the labels: ``(N float, N int32, H×W int32)``, ``pips`` ``N×2``
+    patch px."""
+    _n, labels = cv2.connectedComponents((pipmask > 0).astype(np.uint8), connectivity=8)
+    out, ids = np.ones(len(pips)), np.zeros(len(pips), np.int32)
+    h, w = labels.shape
+    for i, (x, y) in enumerate(pips):
+        k = labels[min(max(int(round(y)), 0), h - 1), min(max(int(round(x)), 0), w - 1)]
+        if k == 0:
+            continue
+        ids[i] = k
+        m = cv2.moments((labels == k).astype(np.uint8), binaryImage=True)
+        if m["m00"] < 3:
+            continue
+        a, b, c = m["mu20"] / m["m00"] + 1 / 12, m["mu02"] / m["m00"] + 1 / 12, m["mu11"] / m["m00"]
+        root = np.sqrt(((a - b) / 2) ** 2 + c * c)
+        out[i] = np.sqrt(((a + b) / 2 + root) / max((a + b) / 2 - root, 1e-6))
+    return out, ids, labels
 
 
 def _like_pips(inner: np.ndarray, body: np.ndarray, pips: np.ndarray) -> np.ndarray:
