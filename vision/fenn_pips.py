@@ -1,0 +1,92 @@
+"""A Fenn face's pips as :func:`vision.fenn._read_face` weighs them, in the straightened patch of a die's
+square (patch px throughout): how squashed each read pip is (a side's, seen at a slant), and the pips a
+face's outline cut off at its rim.
+
+Pure functions of the patch's masks: the rim's (:func:`_like_pips`, :func:`_rim_pair`, :func:`_rim_pip`) moved
+out of :mod:`vision.fenn` unchanged, which had grown past 650 lines with :func:`_elongations`.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .config import BoardConfig
+from .fenn_lift import _spacing, _unpaired
+
+
+def _elongations(pipmask: np.ndarray, pips: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each read pip's elongation (its mark's long axis over its short, from its pixels' second moments
+    in ``pipmask``, patch px; 1 for a disc, 2 for an oval half as wide as long, as
+    :func:`vision.fenn_dice._sparse_components` measures it; 1 where no mark lies under the pip), each
+    pip's mark's label (0: none) and the labels: ``(N float, N int32, H×W int32)``, ``pips`` ``N×2``
+    patch px."""
+    _n, labels = cv2.connectedComponents((pipmask > 0).astype(np.uint8), connectivity=8)
+    out, ids = np.ones(len(pips)), np.zeros(len(pips), np.int32)
+    h, w = labels.shape
+    for i, (x, y) in enumerate(pips):
+        k = labels[min(max(int(round(y)), 0), h - 1), min(max(int(round(x)), 0), w - 1)]
+        if k == 0:
+            continue
+        ids[i] = k
+        m = cv2.moments((labels == k).astype(np.uint8), binaryImage=True)
+        if m["m00"] < 3:
+            continue
+        a, b, c = m["mu20"] / m["m00"] + 1 / 12, m["mu02"] / m["m00"] + 1 / 12, m["mu11"] / m["m00"]
+        root = np.sqrt(((a - b) / 2) ** 2 + c * c)
+        out[i] = np.sqrt(((a + b) / 2 + root) / max((a + b) / 2 - root, 1e-6))
+    return out, ids, labels
+
+
+def _like_pips(inner: np.ndarray, body: np.ndarray, pips: np.ndarray) -> np.ndarray:
+    """The patch's marks of the read pips' colour (bool, ``inner`` the patch Lab float, ``body`` the
+    face's Lab, ``pips`` ``N×2`` patch px): nearer the pips' median colour than half its distance from
+    the face's (a board or table unlike the face is no pip)."""
+    h, w = inner.shape[:2]
+    at = np.clip(np.round(pips).astype(int), 0, [w - 1, h - 1])
+    ink = np.median(inner[at[:, 1], at[:, 0]], axis=0)
+    return np.linalg.norm(inner - ink, axis=2) < 0.5 * float(np.linalg.norm(ink - body))
+
+
+def _rim_pair(marks: np.ndarray, keep: np.ndarray, pips: np.ndarray, side: float) -> bool:
+    """Whether two marks of a pip's size that the face read left out lie in its square (``keep``, patch
+    px), each the other's mirror through the read pips' middle (within 0.15 ``side``, the face's px):
+    rim pips cut off as a pair, so the pips read stay symmetric (fenn-00251: a blue 9, a sure 7). A
+    side face's pips are never so (a camera sees at most two neighbouring sides); blue and red dice
+    only (a black die's pips are of its shade's colour). ``marks``: the patch's marks of the pips'
+    colour (bool, :func:`_like_pips`); ``pips``: ``N×2`` patch px. A mark is a pip of 0.4-2.5 times a
+    disc 0.6 of the pips' spacing across, half a spacing or more from every pip read."""
+    if len(pips) < 2:
+        return False
+    n, _lab, stats, cents = cv2.connectedComponentsWithStats((marks & (keep > 0)).astype(np.uint8))
+    step = _spacing(pips)
+    area = np.pi * (0.3 * step) ** 2  # a pip about 0.6 of the pips' spacing across
+    left = [cents[k] for k in range(1, n) if 0.4 * area <= stats[k, cv2.CC_STAT_AREA] <= 2.5 * area
+            and np.hypot(*(pips - cents[k]).T).min() > 0.5 * step]
+    mid = pips.mean(axis=0)
+    return any(np.hypot(*(2 * mid - a - b)) <= 0.15 * side for i, a in enumerate(left) for b in left[i + 1:])
+
+
+def _rim_pip(face: np.ndarray, pipmask: np.ndarray, pips: np.ndarray, dist: np.ndarray, config: BoardConfig):
+    """``(face, pipmask)`` with one pip more, or None: every face of every layout known is symmetric
+    through its middle, so a pip whose mirror image through the face's middle holds no pip has lost
+    its partner; where that place lies on the face's rim (a 45°-turned 9's corners reach it), cut off
+    by the face's outline, and holds a mark unlike the face (``dist``: the patch's distance from the
+    face's colour, Lab), the mark is that pip. Patch px throughout."""
+    if len(pips) < 6:
+        return None
+    got = _unpaired(pips)
+    if got is None:
+        return None  # one pip lost, and only one
+    mid, k, spacing = got
+    m = 2 * mid - pips[k]
+    r = max(2, int(round(0.3 * spacing)))
+    spot = np.zeros_like(face)
+    cv2.circle(spot, (int(round(m[0])), int(round(m[1]))), r, 255, -1)
+    inside = spot > 0
+    if not inside.any() or (face[inside] > 0).mean() > 0.8:
+        return None  # not at the rim: a pip there would have been seen
+    if (dist[inside] > config.pip_contrast).mean() < 0.4:
+        return None  # no mark there
+    mark = (inside & (dist > config.pip_contrast)).astype(np.uint8) * 255
+    return cv2.bitwise_or(face, spot), cv2.bitwise_or(pipmask, mark)
