@@ -9,7 +9,7 @@ from the table by the edges round it (the die's rim, its side, its shadow),
 which must be a square of about a die's size. A speck of a table's grain, a
 cloth's check or a coin makes no such square.
 
-:func:`camera_of` recovers the camera from the board (a pin-hole camera of
+:func:`camera_of` (in :mod:`vision.fenn_lift`, re-exported here) recovers the camera from the board (a pin-hole camera of
 known focal length over a flat table), so that a die's top face, seen a die's
 height above the table, is put back over the place it stands on.
 """
@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from .config import BoardConfig
+from .fenn_lift import camera_of, standing_at
 
 __all__ = ["Found", "find_dice", "camera_of", "standing_at"]
 
@@ -615,34 +616,3 @@ def _plain_round(body: np.ndarray, pips: np.ndarray, mid, side: float) -> bool:
     cv2.circle(ring, (int(round(mid[0])), int(round(mid[1]))), int(0.14 * side), 0, -1)
     sel = (ring > 0) & (pips == 0)
     return bool(sel.sum() > 0.1 * side * side and body[sel].mean() >= 0.85)
-
-
-def camera_of(to_frame: np.ndarray, frame_size, focal: float):
-    """The camera over the board's plane: ``(nadir (x, y) in fields, height in fields)``, from the
-    homography ``to_frame`` (board plane in fields → frame px) and a pin-hole camera of focal length
-    ``focal`` × the frame's width with its centre in the middle; None when the homography is no
-    camera's view."""
-    w, h = frame_size
-    f = focal * w
-    K = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
-    A = np.linalg.inv(K) @ to_frame
-    lam = 2 / (np.linalg.norm(A[:, 0]) + np.linalg.norm(A[:, 1]))
-    r1, r2, t = A[:, 0] * lam, A[:, 1] * lam, A[:, 2] * lam
-    if t[2] < 0:
-        r1, r2, t = -r1, -r2, -t
-    r3 = np.cross(r1, r2)
-    R = np.column_stack([r1, r2, r3])
-    C = -R.T @ t
-    if not 2 < abs(C[2]) < 200:
-        return None
-    return (float(C[0]), float(C[1])), float(abs(C[2]))
-
-
-def standing_at(point, camera, height: float):
-    """Where a point seen ``height`` fields above the board's plane at ``point`` (plane fields) stands:
-    moved toward the nadir by the camera's height over its own (``camera`` from :func:`camera_of`)."""
-    if camera is None:
-        return point
-    (nx, ny), D = camera
-    k = (D - height) / D
-    return nx + (point[0] - nx) * k, ny + (point[1] - ny) * k

@@ -26,7 +26,7 @@ def held_up(dice, to_plane, camera, size: float, thick: float = BOARD_THICK, til
     """How much nearer the camera than the others the highest die is: ``(ratio, patterns)``, ``ratio``
     the spread of its pips on the board's plane (``to_plane``: frame px → fields) against the other dice's,
     each put back to its own height (a die's top face ``size`` fields above the board, ``thick`` more on
-    the board: the camera ``camera`` from :func:`vision.fenn_dice.camera_of` sees a face at height z
+    the board: the camera ``camera`` from :func:`camera_of` sees a face at height z
     larger by D / (D - z)); ``patterns`` each compared face's ``(scale, x, y)``: its pattern's size put
     back to the board's height, where it stands (fields along, across).
     ``dice``: ``(FennDie, pips N×2 frame px, on the board)``; only faces of 2-6 pips count (their
@@ -94,7 +94,7 @@ def pip_scale(value: int, pips, to_plane, camera, z: float) -> tuple[float, floa
     """How large a face's pip pattern is, put back to the board's height: ``(scale, x, y)``, ``scale`` the
     pips' spread on the board's plane (``to_plane``: frame px → fields) over their layout's in fenn.md
     (``PIP_LAYOUT``, ±1 a quarter side: a die of 1 field shows 0.25), times ``(D - z) / D`` for a face
-    ``z`` fields above the board seen from ``D`` (``camera`` from :func:`vision.fenn_dice.camera_of`;
+    ``z`` fields above the board seen from ``D`` (``camera`` from :func:`camera_of`;
     None: not put back); ``x``, ``y`` where the face stands along and across the board, fields. None
     unless the face shows 2-6 pips (``pips``: N×2 frame px, one a pip), the values whose layout is documented: the
     size of a die's pattern is measured within a few hundredths (renders, issue 38), its outline's
@@ -111,7 +111,7 @@ def pip_scale(value: int, pips, to_plane, camera, z: float) -> tuple[float, floa
 
 def lift(camera, size: float, thick: float = BOARD_THICK) -> float:
     """How much wider (a share) a die's face looks held up by its own height ``size`` (fields) over the
-    board than standing on it (``thick`` fields high), from the camera (:func:`vision.fenn_dice.camera_of`,
+    board than standing on it (``thick`` fields high), from the camera (:func:`camera_of`,
     not None): about 4 % from 60 cm, 9 % from 25 cm."""
     D = camera[1]
     z = size + thick
@@ -166,3 +166,34 @@ def regular_pattern(pips: np.ndarray, tolerance: float) -> bool:
     mirror = 2 * pips.mean(axis=0) - pips
     miss = np.hypot(*(mirror[:, None] - pips[None]).transpose(2, 0, 1)).min(axis=1)
     return bool(miss.max() <= tolerance * step)
+
+
+def camera_of(to_frame: np.ndarray, frame_size, focal: float):
+    """The camera over the board's plane: ``(nadir (x, y) in fields, height in fields)``, from the
+    homography ``to_frame`` (board plane in fields → frame px) and a pin-hole camera of focal length
+    ``focal`` × the frame's width with its centre in the middle; None when the homography is no
+    camera's view."""
+    w, h = frame_size
+    f = focal * w
+    K = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
+    A = np.linalg.inv(K) @ to_frame
+    lam = 2 / (np.linalg.norm(A[:, 0]) + np.linalg.norm(A[:, 1]))
+    r1, r2, t = A[:, 0] * lam, A[:, 1] * lam, A[:, 2] * lam
+    if t[2] < 0:
+        r1, r2, t = -r1, -r2, -t
+    r3 = np.cross(r1, r2)
+    R = np.column_stack([r1, r2, r3])
+    C = -R.T @ t
+    if not 2 < abs(C[2]) < 200:
+        return None
+    return (float(C[0]), float(C[1])), float(abs(C[2]))
+
+
+def standing_at(point, camera, height: float):
+    """Where a point seen ``height`` fields above the board's plane at ``point`` (plane fields) stands:
+    moved toward the nadir by the camera's height over its own (``camera`` from :func:`camera_of`)."""
+    if camera is None:
+        return point
+    (nx, ny), D = camera
+    k = (D - height) / D
+    return nx + (point[0] - nx) * k, ny + (point[1] - ny) * k
