@@ -134,7 +134,8 @@ def find_dice(frame: np.ndarray, unit: float, config: BoardConfig, *, chroma: fl
     out: list[Found] = []
     done: set[int] = set()
     # A 2's two pips as one face first; where they make no die's square, each alone in its turn.
-    todo = [(True, p) for p in _twos(pts, areas, groups, side)] + [(False, g) for g in groups]
+    todo = [(True, p) for p in _twos(pts, areas, [h for g in groups for h in _by_hue(g, hue)], side, hue)] + \
+        [(False, g) for g in groups]
     for two, g in todo:
         if done & set(g):
             continue
@@ -401,13 +402,32 @@ def _faces(pts: np.ndarray, areas: np.ndarray, groups: list[list[int]], side: fl
     return out + [g for a, g in enumerate(groups) if not used[a]]
 
 
-def _twos(pts: np.ndarray, areas: np.ndarray, groups: list[list[int]], side: float) -> list[list[int]]:
+def _by_hue(group: list[int], hue: np.ndarray) -> list[list[int]]:
+    """``group`` (indices into ``hue``, N×2 Lab a*, b* as :func:`_tinted` gives it) parted by colour: the
+    colourless pips, and those of each hue (within about 37°, ``_HUE``), each a list, none empty. A 2's
+    pips are of one colour: a red pip grouped with a dark blot beside it (a shadow's edge over its face,
+    fresh render fenn-00402) is a lone pip for :func:`_twos`, not the blot's smaller neighbour."""
+    parts: list[list[int]] = [[i for i in group if not np.abs(hue[i]).max() > 0]]
+    left = [i for i in group if np.abs(hue[i]).max() > 0]
+    while left:
+        mine = _same_hue(hue[left], hue[left[0]])
+        mine[0] = True
+        parts.append([i for i, m in zip(left, mine) if m])
+        left = [i for i, m in zip(left, mine) if not m]
+    return [g for g in parts if g]
+
+
+def _twos(pts: np.ndarray, areas: np.ndarray, groups: list[list[int]], side: float,
+          hue: np.ndarray) -> list[list[int]]:
     """Two lone pips of ``groups`` (indices into ``pts`` px, ``areas`` px²) paired where they may be a
     2 of the set: of one size (0.75-1.33 times the other's area; a side's pips, squashed, are
-    smaller), as far apart as a 2's pips (``_TWO``) on a die of 0.8-1.3 times the set's ``side`` (px;
-    dice of 18-25 mm against 21.5 expected, a little more near the camera), and no third pip
-    of their size on the square face whose diagonal they lie on (a larger face's pips are grouped
-    already; a side's pips seen at a slant lie beside it). A 2's
+    smaller), as far apart as a 2's pips (``_TWO``) on a die of 0.75-1.3 times the set's ``side`` (px;
+    dice of 18-25 mm against 21.5 expected, a little more near the camera, a little less where a tilted
+    camera sees the table farther than the board's middle: fresh render fenn-00407's 18 mm black 2 at
+    0.78), and no third pip of their size (0.6-1.67 times theirs) and colour on the square face whose
+    diagonal they lie on (a larger face's pips are grouped already; a side's pips seen at a slant lie
+    beside it; a dark blot of another colour over a
+    red 2's face is no pip of it: ``hue``, each pip's Lab a*, b* as :func:`_tinted` gives it). A 2's
     pips lie farther apart than the links that group pips, so each was a group of its own. A pip may
     be in several pairs, the nearest a 2's spacing first: the first whose face is seen is the die.
     A pip grouped only with smaller ones (a side's pips, squashed, beside it: below 0.75 of its area) is lone
@@ -421,7 +441,7 @@ def _twos(pts: np.ndarray, areas: np.ndarray, groups: list[list[int]], side: flo
     p = pts[lone]
     d = np.hypot(p[:, None, 0] - p[None, :, 0], p[:, None, 1] - p[None, :, 1])
     pairs = []
-    for a, b in sorted(zip(*np.nonzero(np.triu((d >= _TWO * 0.8 * side) & (d <= _TWO * 1.3 * side), 1))),
+    for a, b in sorted(zip(*np.nonzero(np.triu((d >= _TWO * 0.75 * side) & (d <= _TWO * 1.3 * side), 1))),
                        key=lambda ab: abs(d[ab] - _TWO * side)):
         i, j = lone[a], lone[b]
         if not 0.75 < areas[i] / areas[j] < 1 / 0.75:
@@ -432,7 +452,9 @@ def _twos(pts: np.ndarray, areas: np.ndarray, groups: list[list[int]], side: flo
         w = (pts[j] - pts[i]) / d[a, b]
         axes = np.array([[w[0] - w[1], w[0] + w[1]], [w[0] + w[1], w[1] - w[0]]]) / np.sqrt(2)
         on_face = (np.abs((pts - mid) @ axes.T) < 0.45 * d[a, b] / _TWO).all(axis=1)
-        like = on_face & (areas >= 0.6 * min(areas[i], areas[j]))
+        tint = hue[[i, j]].mean(axis=0)
+        of_colour = _same_hue(hue, tint) if np.abs(tint).max() > 0 else ~(np.abs(hue).max(axis=1) > 0)
+        like = on_face & (areas >= 0.6 * min(areas[i], areas[j])) & (areas <= max(areas[i], areas[j]) / 0.6) & of_colour
         if like.sum() > 2 or _a_side_of_four(pts, areas, i, j):
             continue
         pairs.append([i, j])
