@@ -275,10 +275,17 @@ def _sparse_components(mask: np.ndarray):
     sxx = np.add.reduceat(xf * xf, starts) / cnt - mx * mx + 1 / 12
     syy = np.add.reduceat(yf * yf, starts) / cnt - my * my + 1 / 12
     sxy = np.add.reduceat(xf * yf, starts) / cnt - mx * my
+    elongation[ids] = _axis_ratio(sxx, syy, sxy)
+    return stats, cents, elongation, (ys, xs, lab)
+
+
+def _axis_ratio(sxx, syy, sxy):
+    """A mark's elongation from its pixels' second central moments (px², each pixel's own 1/12 added to
+    ``sxx`` and ``syy``): its long axis over its short, 1 for a disc, 2 for an oval half as wide as long.
+    Arrays or floats alike."""
     root = np.sqrt(((sxx - syy) / 2) ** 2 + sxy * sxy)
     mean = (sxx + syy) / 2
-    elongation[ids] = np.sqrt((mean + root) / np.maximum(mean - root, 1e-6))
-    return stats, cents, elongation, (ys, xs, lab)
+    return np.sqrt((mean + root) / np.maximum(mean - root, 1e-6))
 
 
 def _shrunk(frame: np.ndarray, s: float) -> np.ndarray:
@@ -426,8 +433,8 @@ def _twos(pts: np.ndarray, areas: np.ndarray, groups: list[list[int]], side: flo
     camera sees the table farther than the board's middle: fresh render fenn-00407's 18 mm black 2 at
     0.78), and no third pip of their size (0.6-1.67 times theirs) and colour on the square face whose
     diagonal they lie on (a larger face's pips are grouped already; a side's pips seen at a slant lie
-    beside it; a dark blot of another colour over a
-    red 2's face is no pip of it: ``hue``, each pip's Lab a*, b* as :func:`_tinted` gives it). A 2's
+    beside it; a dark blot of another colour over a red 2's face is no pip of it: ``hue``, each pip's
+    Lab a*, b* as :func:`_tinted` gives it). A 2's
     pips lie farther apart than the links that group pips, so each was a group of its own. A pip may
     be in several pairs, the nearest a 2's spacing first: the first whose face is seen is the die.
     A pip grouped only with smaller ones (a side's pips, squashed, beside it: below 0.75 of its area) is lone

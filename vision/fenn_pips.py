@@ -12,15 +12,15 @@ import cv2
 import numpy as np
 
 from .config import BoardConfig
+from .fenn_dice import _axis_ratio
 from .fenn_lift import _spacing, _unpaired
 
 
 def _elongations(pipmask: np.ndarray, pips: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each read pip's elongation (its mark's long axis over its short, from its pixels' second moments
-    in ``pipmask``, patch px; 1 for a disc, 2 for an oval half as wide as long, as
-    :func:`vision.fenn_dice._sparse_components` measures it; 1 where no mark lies under the pip), each
-    pip's mark's label (0: none) and the labels: ``(N float, N int32, H×W int32)``, ``pips`` ``N×2``
-    patch px."""
+    in ``pipmask``, patch px, by :func:`vision.fenn_dice._axis_ratio` as the search for pips measures
+    it; 1 where no mark lies under the pip or the mark is under 3 px), each pip's mark's label (0:
+    none) and the labels: ``(N float, N int32, H×W int32)``, ``pips`` ``N×2`` patch px."""
     _n, labels = cv2.connectedComponents((pipmask > 0).astype(np.uint8), connectivity=8)
     out, ids = np.ones(len(pips)), np.zeros(len(pips), np.int32)
     h, w = labels.shape
@@ -32,9 +32,7 @@ def _elongations(pipmask: np.ndarray, pips: np.ndarray) -> tuple[np.ndarray, np.
         m = cv2.moments((labels == k).astype(np.uint8), binaryImage=True)
         if m["m00"] < 3:
             continue
-        a, b, c = m["mu20"] / m["m00"] + 1 / 12, m["mu02"] / m["m00"] + 1 / 12, m["mu11"] / m["m00"]
-        root = np.sqrt(((a - b) / 2) ** 2 + c * c)
-        out[i] = np.sqrt(((a + b) / 2 + root) / max((a + b) / 2 - root, 1e-6))
+        out[i] = _axis_ratio(m["mu20"] / m["m00"] + 1 / 12, m["mu02"] / m["m00"] + 1 / 12, m["mu11"] / m["m00"])
     return out, ids, labels
 
 
