@@ -181,6 +181,11 @@ class BoardConfig:
     #: strip to be a board (dice and their shadows hide the rest); raising it refuses more strips, and
     #: boards with dice on many fields.
     min_lines: int = 5
+    #: Where no strip shows ``min_lines``, how many lines a strip may show and still be tried as the board:
+    #: it is taken only where the blue and red dice read surely stand on it (:func:`vision.fenn.find_board`;
+    #: black leather with dark printed lines shows 2-4, as a table's planks do). Raising it asks the players
+    #: to touch the ends of more boards whose lines hardly show; lowering it tries more strips.
+    fallback_lines: int = 2
     #: The least a field line's lightness (0-255) must stand out from the fields beside it; raising it
     #: ignores faint grain across a strip but may lose dark stitches on dark leather.
     line_contrast: float = 4.0
@@ -278,7 +283,7 @@ class BoardConfig:
                       "line_margin": (0.0, 0.49), "edge_margin": (0.0, 0.5), "square_area": (0.05, 4.0),
                       "square_aspect": (1.0, 3.0),
                       "min_side": (0.005, 0.5), "max_lines": (4, 400), "width_range": (0.005, 0.5),
-                      "field_colour": (2.0, 100.0), "min_fields": (3, 9), "min_lines": (2, 8),
+                      "field_colour": (2.0, 100.0), "min_fields": (3, 9), "min_lines": (2, 8), "fallback_lines": (1, 8),
                       "line_contrast": (0.5, 60.0), "min_evidence": (0.0, 10.0), "pip_depth": (2.0, 200.0),
                       "body_colour": (2.0, 120.0), "stray_size": (0.2, 1.0), "stray_body": (1.0, 200.0),
                       "stray_pattern": (0.005, 1.0),

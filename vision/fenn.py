@@ -41,7 +41,7 @@ import numpy as np
 from .config import DEFAULT, ReaderConfig
 from .diceset import MIWIN, MIWIN_SWAPPED, DiceSet
 from .face import _read_face as read_face
-from .fenn_board import find_strip
+from .fenn_board import find_strips
 from .fenn_dice import _FLAT, camera_of, find_dice, standing_at
 from .fenn_lift import BOARD_THICK, _unpaired, held_up, lift, pip_scale, regular_pattern, rigid, tilt_fit
 from .fenn_over import FieldLines, board_plane, something_over
@@ -191,7 +191,10 @@ def find_board(frame: np.ndarray, *, dice: DiceSet = MIWIN, config: ReaderConfig
 
     The board is found by what it is (:func:`vision.fenn_board.find_strip`:
     two long straight sides, nine square fields of one colour parted by
-    lines), on any table and with dice standing on it. Which end is field 1:
+    lines), on any table and with dice standing on it; where too few of its
+    lines show for that (dark lines on black leather), a strip showing
+    ``config.board.fallback_lines`` of them is the board only where blue and
+    red read surely on its fields (F2). Which end is field 1:
     the end where the blue die stands when the dice are set up for the start
     (F2: blue on field 1, red on 9), else the end nearer the frame's left (or
     top). Raises :class:`BoardError` when none is found (the players touch the
@@ -199,10 +202,26 @@ def find_board(frame: np.ndarray, *, dice: DiceSet = MIWIN, config: ReaderConfig
     """
     if frame is None or getattr(frame, "ndim", 0) != 3:
         raise BoardError("not a colour image")
+    strong, weak = find_strips(frame, config.board, least_lines=config.board.fallback_lines)
+    if strong:
+        return _as_board(frame, strong[0], dice, config)[0]
+    # Lines that hardly show (dark lines on black leather): a strip with fewer is the board only where the
+    # game's dice, blue and red, read surely, stand on its fields (F2; not near a line between two, as on a
+    # strip of the table beside a board hidden by a hand), as on no table's planks or stripes.
+    for quad in weak:
+        board, r = _as_board(frame, quad, dice, config)
+        game = [d for d in r.dice if d.colour in ("blue", "red")]
+        if sorted(d.colour for d in game) == ["blue", "red"] and \
+                not {FennReason.BETWEEN_FIELDS, FennReason.OFF_BOARD} & set(r.reasons) and \
+                all(d.field is not None and d.confidence >= config.sure for d in game):
+            return board
+    raise BoardError("no board found: a strip of 9 fields, about 9 times as long as wide")
+
+
+def _as_board(frame: np.ndarray, quad, dice: DiceSet, config: ReaderConfig):
+    """``(board, read)``: the strip ``quad`` (:func:`vision.fenn_board.find_strip`'s corners) as the board,
+    field 1 at the end where blue stands (F2) or else nearer the frame's left (or top), and the read on it."""
     h, w = frame.shape[:2]
-    quad = find_strip(frame, config.board)
-    if quad is None:
-        raise BoardError("no board found: a strip of 9 fields, about 9 times as long as wide")
     cyc = [np.asarray(p, np.float64) for p in quad]  # end A, along a long side to end B, across, back
     end_a, end_b = cyc[0] + cyc[3], cyc[1] + cyc[2]
     if end_a.sum() > end_b.sum():  # field 1 at the end nearer the left (or top)
@@ -212,7 +231,7 @@ def find_board(frame: np.ndarray, *, dice: DiceSet = MIWIN, config: ReaderConfig
     if blue and blue.field == 9 or red and red.field == 1 and not (blue and blue.field == 1):
         c = board.corners
         board = _clockwise([np.array(c[1]), np.array(c[0]), np.array(c[3]), np.array(c[2])], (w, h))
-    return board
+    return board, r
 
 
 def _one_field_off(frame: np.ndarray, board: BoardArea, dice: DiceSet, config: ReaderConfig):

@@ -31,7 +31,7 @@ import numpy as np
 
 from .config import BoardConfig
 
-__all__ = ["find_strip"]
+__all__ = ["find_strip", "find_strips"]
 
 _SIZE = 640  # the longer side the frame is searched at, px
 _Q = 16  # strip samples per board width
@@ -114,8 +114,10 @@ def _strip(lab, a, b, q=_Q):
     return img.astype(np.float32), valid, A, width
 
 
-def _best_in_strip(img, valid, config: BoardConfig, q=_Q):
-    """The best board along a straightened strip: ``(score, start, field)`` in strip columns, or None.
+def _best_in_strip(img, valid, config: BoardConfig, least: int, q=_Q):
+    """The best boards along a straightened strip: ``[with, fewer]``, each ``(score, start, field)`` in strip
+    columns or None, ``with`` the best showing ``config.min_lines`` lines between fields or more, ``fewer``
+    the best showing ``least`` to fewer than that (two tries on each comb, not six).
 
     A board's evidence, each field length and start tried:
 
@@ -131,7 +133,7 @@ def _best_in_strip(img, valid, config: BoardConfig, q=_Q):
     inside = img[int(0.75 * q):int(1.45 * q)]  # rows across the board, away from its sides
     ok = valid.min(axis=0) > 0
     if ok.sum() < 9 * q:
-        return None
+        return [None, None]
     P = inside[..., 0].mean(axis=0)  # lightness along the strip
     n = len(P)
     gy = np.abs(np.diff(img[..., 0], axis=0)) + 0.5 * np.abs(np.diff(img[..., 1:], axis=0)).sum(axis=2)
@@ -142,7 +144,7 @@ def _best_in_strip(img, valid, config: BoardConfig, q=_Q):
     C = np.median(inside, axis=0)  # colour along the strip
     above = np.median(img[int(0.1 * q):int(0.45 * q)], axis=0)
     below = np.median(img[int(1.75 * q):int(2.1 * q)], axis=0)
-    best = None
+    best = [None, None]
     along = {}  # per half-width d: the lightness's ridges and steps, the colour's steps
     for field in np.arange(0.8, 1.26, 0.025) * q:
         d = max(2, int(round(0.25 * field)))
@@ -176,20 +178,21 @@ def _best_in_strip(img, valid, config: BoardConfig, q=_Q):
         ends_clear = np.clip((on - off) / (on + 1.0), 0, 1)
         ends = np.minimum(end_step[idx[:, [0, 9]]], 25).mean(axis=1) / 25
         score = lines * (0.4 + ends) * (0.15 + ends_clear)
-        score[count < config.min_lines] = 0
-        for s in np.argsort(-score)[:6]:
-            if score[s] <= 0:
-                break
-            start = float(starts[s])
-            got = _fields_at(inside, ok, above, below, start, field, config)
-            if got is None:
-                continue
-            same, beyond, side = got
-            if side < config.field_colour * 0.5 and ends_clear[s] < 0.5:
-                continue  # neither a colour of its own nor sides of its own
-            total = float(score[s]) * same / 9 * (1 + min(side, 60) / 60) * 0.5 ** beyond
-            if best is None or total > best[0]:
-                best = (total, start, float(field))
+        for k, (fewest, most, tries) in enumerate(((config.min_lines, 9, 6), (least, config.min_lines, 2))):
+            scored = np.where((count >= fewest) & (count < most), score, 0.0)  # weaker evidence: fewer tried
+            for s in np.argsort(-scored)[:tries]:
+                if scored[s] <= 0:
+                    break
+                start = float(starts[s])
+                got = _fields_at(inside, ok, above, below, start, field, config)
+                if got is None:
+                    continue
+                same, beyond, side = got
+                if side < config.field_colour * 0.5 and ends_clear[s] < 0.5:
+                    continue  # neither a colour of its own nor sides of its own
+                total = float(scored[s]) * same / 9 * (1 + min(side, 60) / 60) * 0.5 ** beyond
+                if best[k] is None or total > best[k][0]:
+                    best[k] = (total, start, float(field))
     return best
 
 
@@ -231,6 +234,19 @@ def find_strip(frame: np.ndarray, config: BoardConfig) -> np.ndarray | None:
     """The board's four corners (frame px, ``4×2``: one end's two corners, then the other's, in order
     round the strip) in ``frame`` (``H×W×3 uint8 BGR``), or None when no strip of nine fields is seen, or
     the best gives less evidence than ``config.min_evidence`` (a table's grain, not a board)."""
+    strong, _weak = find_strips(frame, config, least_lines=config.min_lines)
+    return strong[0] if strong else None
+
+
+def find_strips(frame: np.ndarray, config: BoardConfig, *, least_lines: int,
+                most: int = 3) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The strips of nine fields in ``frame`` (``H×W×3 uint8 BGR``) most like a board, each as
+    :func:`find_strip` gives its corners (frame px, ``4×2``), best first, with ``config.min_evidence`` at
+    least: ``(strong, weak)``, the best one showing ``config.min_lines`` of the eight lines between
+    fields or more, and the ``most`` best showing from ``least_lines`` to fewer than that. A table's
+    planks or a cloth's stripes show as few as a board whose lines hardly show (black leather with
+    dark printed lines): the caller must tell which weak strip is the board (:func:`vision.fenn.find_board`:
+    the game's dice stand on it). Both lists empty when none passes."""
     h, w = frame.shape[:2]
     k = _SIZE / max(w, h)
     small = cv2.resize(frame, (int(round(w * k)), int(round(h * k))), interpolation=cv2.INTER_AREA)
@@ -238,7 +254,7 @@ def find_strip(frame: np.ndarray, config: BoardConfig) -> np.ndarray | None:
     cv2.setRNGSeed(38)  # the probabilistic Hough transform samples edge points: the same frame, the same board
     lines = _lines(lab, config)
     lo, hi = config.width_range
-    best = None
+    strips: tuple[list, list] = ([], [])
     for i in range(len(lines)):
         for j in range(i + 1, len(lines)):
             a, b = lines[i], lines[j]
@@ -256,20 +272,23 @@ def find_strip(frame: np.ndarray, config: BoardConfig) -> np.ndarray | None:
             if got is None:
                 continue
             img, valid, A, _width = got
-            found = _best_in_strip(img, valid, config)
-            if found is not None and (best is None or found[0] > best[0]):
-                best = (*found, A)
-    if best is None or best[0] < config.min_evidence:
-        return None  # no strip, or one too weakly a board (fresh render 306: a plank's grain, 0.02)
-    _score, start, field, A = best
-    q = _Q
-    pts = np.array([[start, 0.6 * q], [start + 9 * field, 0.6 * q], [start + 9 * field, 1.6 * q],
-                    [start, 1.6 * q]])
-    corners = (A[:, :2] @ pts.T).T + A[:, 2]
-    corners = _slid(frame, corners / k)
-    for step in range(3):  # the ends first; then the shrink along the board, bounded once (not compounded)
-        corners = refine(frame, corners, most=config.tilt_most if step == 2 else 0.0, square=config.square_within)
-    return _slid(frame, corners, either=True)
+            for kind, found in zip(strips, _best_in_strip(img, valid, config, least_lines)):
+                # one too weakly a board is none (fresh render 306: a plank's grain, 0.02)
+                if found is not None and found[0] >= config.min_evidence:
+                    kind.append((*found, A))
+    out: tuple[list, list] = ([], [])
+    for kind, got, many in zip(strips, out, (1, most)):
+        kind.sort(key=lambda t: -t[0])
+        for _score, start, field, A in kind[:many]:
+            q = _Q
+            pts = np.array([[start, 0.6 * q], [start + 9 * field, 0.6 * q], [start + 9 * field, 1.6 * q],
+                            [start, 1.6 * q]])
+            corners = _slid(frame, ((A[:, :2] @ pts.T).T + A[:, 2]) / k)
+            for step in range(3):  # the ends first; then the shrink along the board, bounded once (not compounded)
+                corners = refine(frame, corners, most=config.tilt_most if step == 2 else 0.0,
+                                 square=config.square_within)
+            got.append(_slid(frame, corners, either=True))
+    return out
 
 
 def _straightened(frame: np.ndarray, corners: np.ndarray, res: int, along: float, across: float, flags: int):
