@@ -421,9 +421,9 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
         mine = [e for e in found if e.colour == d.colour and d.colour is not None]
         if not on and (unlike(t) > 1 and not the_games(t) or d.colour in ("blue", "red", "black") and mine):
             strays.append(replace(d, colour=None, field=None))  # a stray d6 (or a second, less like the set)
-            if the_games(t) or unlike(t) <= 1 and dice.carries(d.colour, d.value) and d.colour not in certain \
-                    and not told_apart(t, taken.get(d.colour)):
-                reasons.add(FennReason.COLOURS)  # as like the set as the one taken: which is the game's?
+            if the_games(t) or unlike(t) <= 1 and d.colour not in certain and not told_apart(t, taken.get(d.colour)) \
+                    and (dice.carries(d.colour, d.value) or d.confidence < config.sure):
+                reasons.add(FennReason.COLOURS)  # as like the set as the one taken (or the game's misread): which?
             continue
         if the_games(t):
             certain.add(d.colour)
