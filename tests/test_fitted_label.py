@@ -34,6 +34,11 @@ out["long"] = {"font_size": float(long.font_size)}
 short = FittedLabel(sizes=(16, 14, 12), bold=True, halign="center", size_hint=(None, None), size=(500, 84))
 short.text = "Undone."
 out["short"] = {"lines": bands(short), "font_size": float(short.font_size)}
+grow = FittedLabel(sizes=(16, 14, 12), grow=True, bold=True, halign="center", size_hint=(None, None), size=(500, 84))
+grow.text = text + "\n" + text
+out["grown"] = {"lines": bands(grow), "height": grow.height, "font_size": float(grow.font_size)}
+grow.text = "Undone."
+out["back"] = {"height": grow.height, "font_size": float(grow.font_size)}
 print(json.dumps(out))
 """
 
@@ -50,3 +55,18 @@ def test_a_four_line_prompt_is_drawn_whole_in_the_largest_type_that_fits(tmp_pat
     assert out["fitted"]["lines"] == 4 and out["fitted"]["font_size"] == 16
     assert out["long"]["font_size"] == 12  # eight lines: the smallest size
     assert out["short"] == {"lines": 1, "font_size": 16}
+
+
+def test_a_prompt_that_fits_in_no_size_makes_its_growing_label_taller_and_then_its_own_height_again(tmp_path):
+    """The game screen's prompt at 800x480 in French, a message above a long name's prompt (``grow``): eight
+    lines fit in no size at 84 px, so the label takes the room they need in the smallest size, every line
+    drawn inside it; a short text again gives it its own 84 px and the largest size."""
+    text = ("Undone.\nThe memory card is full: the game goes on without pictures.\n"
+            "6 + 2 makes the 8!\nSarah: stop or continue?")
+    env = dict(os.environ, SDL_VIDEODRIVER="offscreen", PYTHONPATH=ROOT, KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1",
+               KIVY_NO_FILELOG="1", KIVY_HOME=str(tmp_path / "kivy"))
+    p = subprocess.run([sys.executable, "-c", SCRIPT, text], capture_output=True, text=True, env=env, timeout=120)
+    assert p.returncode == 0, p.stderr[-3000:]
+    out = json.loads(p.stdout.strip().splitlines()[-1])
+    assert out["grown"]["font_size"] == 12 and out["grown"]["lines"] == 8 and out["grown"]["height"] > 84
+    assert out["back"] == {"height": 84, "font_size": 16}

@@ -104,28 +104,40 @@ class FittedLabel(Label):
         prompt = FittedLabel(sizes=(18, 17, 16), bold=True, halign="center", size_hint_y=None, height=dp(84))
         prompt.text = "Anna: move red 1 or 2 fields.\nRead: blue 3 on field 3"
 
+    ``grow``: a text that fits in none makes the label (``size_hint_y=None``)
+    as tall as the text in the smallest size, taking the room from what in its
+    layout takes the rest (a live picture), and it is its own height again once
+    the text fits; without it the text overflows its label.
+
     (Kivy 2.3's label whose text height is fixed, as :func:`wrapped` makes it,
     with ``valign="middle"``, drops the last lines of a text of several lines
     before they fill it; this one does not fix the text's height: the label
     centres its text.)
     """
 
-    def __init__(self, *, sizes=(18, 17, 16), **kwargs):
+    def __init__(self, *, sizes=(18, 17, 16), grow: bool = False, **kwargs):
         self.sizes = tuple(sizes)
+        self.grow = grow
         super().__init__(font_size=sp(self.sizes[0]), **kwargs)
-        self.bind(width=self._fit, height=self._fit, text=self._fit)
+        self.own_height = self.height
+        self.bind(width=self._fit, text=self._fit)
+        if not grow:
+            self.bind(height=self._fit)
 
     def _fit(self, *_):
         from kivy.core.text import Label as CoreLabel
 
         self.text_size = (self.width, None)
+        room = self.own_height if self.grow else self.height
         for size in self.sizes:
             core = CoreLabel(text=self.text, font_size=sp(size), font_name=self.font_name, bold=self.bold,
                              halign=self.halign, text_size=(self.width, None))
             core.refresh()
-            if core.content_height <= self.height:
+            if core.content_height <= room:
                 break
         self.font_size = sp(size)
+        if self.grow:
+            self.height = max(room, core.content_height)
 
 
 def button_bar(buttons, height=None, spacing=8):

@@ -64,7 +64,7 @@ class GameScreen(Screen):
         self.meter = RiskMeter(size_hint_y=None, height=dp(40))
         left.add_widget(self.meter)
         self.prompt = FittedLabel(sizes=(17, 16), text="", bold=True, halign="center", size_hint_y=None,
-                                  height=dp(84))
+                                  height=dp(84), grow=True)  # a message above a long prompt: the picture gives room
         left.add_widget(self.prompt)
         self.throw_btn = pressed(big_button(_("THROW") if app.demo else _("READ"), BLUE), app.request_throw)
         self.stop_btn = pressed(big_button(_("STOP"), RED), lambda: app.action("stop"))
