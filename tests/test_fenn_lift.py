@@ -56,14 +56,15 @@ def test_the_tilt_is_what_makes_still_dice_one_size():
     assert tilt_fit(patterns(0.003, 0.012, ((0.5, 0.5),)), 1.0, 0.025) == (None, 0.0)  # one die tells nothing
 
 
-def _fives(places, camera, size, table_tilt):
+def _fives(places, camera, size, table_tilt, along_tilt=0.0):
     """Faces of 5 at ``places`` ``(x, y, on the board, held)`` (fields; the frame 100 px a field), as a
-    camera ``camera`` sees them over a table that recedes ``table_tilt`` a field across."""
+    camera ``camera`` sees them over a table that recedes ``table_tilt`` a field across (``along_tilt``
+    along the board)."""
     D = camera[1]
     dice = []
     for x, y, on_board, held in places:
         z = size + (BOARD_THICK if on_board else 0.0) + (size if held else 0.0)
-        k = 0.2 * D / (D - z) * (1 - table_tilt * (y - 0.5))  # a quarter side, as seen
+        k = 0.2 * D / (D - z) * (1 - table_tilt * (y - 0.5)) * (1 - along_tilt * x)  # a quarter side, as seen
         pips = [(100 * (x + k * px), 100 * (y + k * py)) for px, py in PIP_LAYOUT[5]]
         dice.append((FennDie("blue", 5, (100 * x, 100 * y), 80.0, None, 1.0), np.float32(pips), on_board))
     return dice
@@ -143,3 +144,22 @@ def test_a_black_die_beside_a_board_found_is_compared_within_the_tilt_across_not
     assert held_up(held, to_plane, camera, size, unknown=unknown)[0] > limit
     near = _fives([(0.5, 0.5, True, False), (8.5, 0.5, True, False), (4.0, -0.8, False, True)], camera, size, 0.0)
     assert held_up(near, to_plane, camera, size, unknown=unknown)[0] > limit  # held beside the board, near it
+
+
+def test_dice_along_a_board_found_are_compared_within_the_tilt_along_not_known():
+    """A board found in the frame and not calibrated carries no tilt along it that its corners do not show
+    (fresh render fenn-00423: blue on field 1 4 % larger than a die 5.6 fields along, as if held up):
+    within ``config.board.across_unknown`` along as well no tilt puts a still die so; a die held up near
+    the others still stands out."""
+    camera, size, to_plane = ((4.5, 0.5), 24.0), 0.8, np.diag([0.01, 0.01, 1.0])
+    limit = 1 + DEFAULT.board.held_up * lift(camera, size)
+    unknown = DEFAULT.board.across_unknown
+    still = _fives([(0.5, 0.5, True, False), (6.0, 0.5, True, False), (6.5, -1.5, False, False)], camera, size,
+                   0.0, along_tilt=0.007)
+    assert held_up(still, to_plane, camera, size, unknown=unknown)[0] > limit
+    assert held_up(still, to_plane, camera, size, unknown=unknown, along_unknown=unknown)[0] == \
+        pytest.approx(1.0, abs=0.002)
+    held = _fives([(4.5, 0.5, True, True), (6.0, 0.5, True, False), (5.0, -1.5, False, False)], camera, size,
+                  0.0, along_tilt=0.007)
+    assert held_up(held, to_plane, camera, size, unknown=unknown, along_unknown=unknown)[0] > limit
+

@@ -235,8 +235,10 @@ class BoardConfig:
     #: How far (a share of a pattern's size per field) the tilt across a board found in the frame, or
     #: touched, may be off (:attr:`vision.fenn.BoardArea.across_known`): a die beside it is held up only
     #: beyond what such a tilt gives (:func:`vision.fenn_lift.held_up`). The boards found on issue 38's
-    #: renders 349-368 put the black die 0.3-0.75 % a field off the true corners' read. Raising it
-    #: overlooks more dice held up beside a board found, lowering it asks on more still boards found so.
+    #: renders 349-368 put the black die 0.3-0.75 % a field off the true corners' read. Where no calibration
+    #: measured the tilt along the board either, it may be off as much along it (fresh render 423: 0.7 %).
+    #: Raising it overlooks more dice held up beside (or along) a board found, lowering it asks on more
+    #: still boards found so.
     across_unknown: float = 0.01
     #: The least spread across the board (fields) of the dice measured at calibration for the tilt across
     #: to be taken; lowering it takes a tilt from dice nearly in a line along the board (noisier).

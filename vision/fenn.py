@@ -457,7 +457,9 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
         reasons.add(FennReason.MISSING_DIE)
     lines = FieldLines(frame, to_frame, [t[1] for t in seen])
     ratio, patterns = held_up(spread, plain, camera, size, tilt=lines.tilt(), across=board.across,
-                              along=board.along, unknown=0.0 if board.across_known else bc.across_unknown)
+                              along=board.along, unknown=0.0 if board.across_known else bc.across_unknown,
+                              along_unknown=bc.across_unknown if board.along is None and not board.across_known
+                              else 0.0)
     if something_over(plane, lines, bc) or camera is not None and ratio > 1 + bc.held_up * lift(camera, size):
         reasons.add(FennReason.FOREIGN)  # a hand, a cup over the board, or a die held up (in mid-move)
     wrong = [d for d in out if d.colour and not dice.carries(d.colour, d.value)]

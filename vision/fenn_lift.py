@@ -22,7 +22,7 @@ BOARD_THICK = 0.16
 
 def held_up(dice, to_plane, camera, size: float, thick: float = BOARD_THICK, tilt: float = 0.0,
             across: float = 0.0, along: float | None = None,
-            unknown: float = 0.0) -> tuple[float, tuple[tuple[float, float, float], ...]]:
+            unknown: float = 0.0, along_unknown: float = 0.0) -> tuple[float, tuple[tuple[float, float, float], ...]]:
     """How much nearer the camera than the others the highest die is: ``(ratio, patterns)``, ``ratio``
     the spread of its pips on the board's plane (``to_plane``: frame px → fields) against the other dice's,
     each put back to its own height (a die's top face ``size`` fields above the board, ``thick`` more on
@@ -41,7 +41,9 @@ def held_up(dice, to_plane, camera, size: float, thick: float = BOARD_THICK, til
     its field lines in this frame show (:meth:`vision.fenn_over.FieldLines.tilt`). ``unknown``: how far
     (a share per field) the tilt across may be off ``across`` (a board found in the frame:
     :attr:`vision.fenn.BoardArea.across_known`): the ratio is the least over tilts across within it, so
-    a die beside the board is held up only where no such tilt puts it back among the others."""
+    a die beside the board is held up only where no such tilt puts it back among the others.
+    ``along_unknown``: the same along the board, about ``along`` (or ``tilt``), where no calibration
+    measured it (a board found in the frame: its pose along a few pixels off)."""
     if camera is None:
         return 1.0, ()
     patterns = []
@@ -53,12 +55,13 @@ def held_up(dice, to_plane, camera, size: float, thick: float = BOARD_THICK, til
     if len(patterns) < 2:
         return 1.0, tuple(patterns)
 
-    def ratio(c: float) -> float:
-        spans = sorted(s * (a * x + 1) * (c * (y - 0.5) + 1) for s, x, y in patterns)
+    def ratio(b: float, c: float) -> float:
+        spans = sorted(s * (b * x + 1) * (c * (y - 0.5) + 1) for s, x, y in patterns)
         return spans[-1] / float(np.median(spans[:-1]))
 
     tilts = np.linspace(across - unknown, across + unknown, 21) if unknown > 0 else [across]
-    return min(ratio(float(c)) for c in tilts), tuple(patterns)
+    alongs = np.linspace(a - along_unknown, a + along_unknown, 11) if along_unknown > 0 else [a]
+    return min(ratio(float(b), float(c)) for b in alongs for c in tilts), tuple(patterns)
 
 
 def tilt_fit(patterns, span: float, most: float, along_span: float = 3.0) -> tuple[float | None, float]:
