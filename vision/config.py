@@ -236,7 +236,8 @@ class BoardConfig:
     #: touched, may be off (:attr:`vision.fenn.BoardArea.across_known`): a die beside it is held up only
     #: beyond what such a tilt gives (:func:`vision.fenn_lift.held_up`). The boards found on issue 38's
     #: renders 349-368 put the black die 0.3-0.75 % a field off the true corners' read. Where no calibration
-    #: measured the tilt along the board either, it may be off as much along it (fresh render 423: 0.7 %).
+    #: measured the tilt along the board either (nor its lines tell it), it may be off a ninth as much along
+    #: it: the corners lie nine fields apart along the board, one across (fresh render 423).
     #: Raising it overlooks more dice held up beside (or along) a board found, lowering it asks on more
     #: still boards found so.
     across_unknown: float = 0.01

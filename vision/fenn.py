@@ -456,10 +456,13 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
     if len(found) < 3:
         reasons.add(FennReason.MISSING_DIE)
     lines = FieldLines(frame, to_frame, [t[1] for t in seen])
-    ratio, patterns = held_up(spread, plain, camera, size, tilt=lines.tilt(), across=board.across,
+    # The tilt along, where no calibration measured it and the lines do not tell it, is not known on a board
+    # found in the frame or touched: its corners a few pixels off, nine fields apart along it (one across).
+    told = lines.tilt_told()
+    ratio, patterns = held_up(spread, plain, camera, size, tilt=told or 0.0, across=board.across,
                               along=board.along, unknown=0.0 if board.across_known else bc.across_unknown,
-                              along_unknown=bc.across_unknown if board.along is None and not board.across_known
-                              else 0.0)
+                              along_unknown=bc.across_unknown / 9 if board.along is None and told is None
+                              and not board.across_known else 0.0)
     if something_over(plane, lines, bc) or camera is not None and ratio > 1 + bc.held_up * lift(camera, size):
         reasons.add(FennReason.FOREIGN)  # a hand, a cup over the board, or a die held up (in mid-move)
     wrong = [d for d in out if d.colour and not dice.carries(d.colour, d.value)]

@@ -137,18 +137,23 @@ class FieldLines:
         middle = np.zeros(res, bool)
         middle[int(0.2 * res):int(0.8 * res)] = True  # away from the board's sides (a border, stitching)
         whole, part = [], []  # (k, ridge): lines clear of dice, and lines with a die near (their free part)
+        mostly = []  # the part lines two thirds free or more
         for k in range(1, 9):
             rows = middle & (free[:, self._span(k)].min(axis=1) > 0)
             if rows.sum() == middle.sum():
                 whole.append((k, self._ridge(k, rows)))
             elif rows.sum() >= middle.sum() / 3:
                 part.append((k, self._ridge(k, rows)))
+                if rows.sum() >= 2 * middle.sum() / 3:
+                    mostly.append(part[-1])
         ridges = [r for _k, r in whole + part]
         self.sign, self.seen, self.typical = 1.0, np.zeros(0), 0.0
+        self.mostly = np.zeros(0)
         self.places: list = []  # (k, where it is seen in fields, how much it stands out)
         if len(ridges) >= 4:
             self.sign = float(np.sign(np.median([r[np.argmax(np.abs(r))] for r in ridges])))
             self.seen = np.array([float(np.max(self.sign * r)) for _k, r in whole])
+            self.mostly = np.array([float(np.max(self.sign * r)) for _k, r in mostly])
             self.typical = float(np.median([np.max(self.sign * r) for r in ridges]))
             for k, r in whole + part:
                 i = int(np.argmax(self.sign * r))
@@ -161,14 +166,20 @@ class FieldLines:
         ``c x + 1`` and looks that much smaller. 0.0 where fewer than five lines are seen clearly (half
         the median line, 3 of 255 at least) or they fit no such curve within 0.06 field; at most 0.03
         either way (a camera tilted 12° along the board)."""
+        told = self.tilt_told()
+        return 0.0 if told is None else told
+
+    def tilt_told(self) -> float | None:
+        """:meth:`tilt`, or None where the lines do not tell it (fewer than five seen clearly, or no such
+        curve fits them): the tilt along the board is then not known."""
         got = [(k, x) for k, x, v in self.places if v >= max(0.5 * self.typical, 3.0)]
         if len(got) < 5:
-            return 0.0
+            return None
         k, x = np.float64(got).T
         (a, b, c), *_ = np.linalg.lstsq(np.column_stack([k, np.ones(len(k)), -k * x]), x, rcond=None)
         fit = (a * k + b) / (c * k + 1)
         if np.abs(fit - x).max() > 0.06:
-            return 0.0  # a die's edge or a stitch taken for a line: no tilt told
+            return None  # a die's edge or a stitch taken for a line: no tilt told
         return float(np.clip(c, -0.03, 0.03))
 
     @staticmethod
