@@ -64,8 +64,10 @@ def test_the_board_found_in_a_render_is_the_board_or_none():
     the board (with dice hiding the lines at an end, never one field off: the reads would be sure of
     wrong fields; fenn-00038's strip, one field off onto the table, is slid back by where the board's
     sides show). fenn-00047's board, whose lines hardly show, is found by its dice, its far end 0.28 of a
-    field short (its dice read on their fields)."""
-    labels = _labels()
+    field short (its dice read on their fields). Frames with a hand over the board are left out: the
+    players calibrate on the start position, and a hand over an end may hide it (fenn-00422's board is
+    found one field off under the hand; its read asks, as something is over the board)."""
+    labels = {name: label for name, label in _labels().items() if not label.get("hand")}
     found = []
     for name, label in labels.items():
         frame = cv2.imread(os.path.join(RENDERS, name))
@@ -99,6 +101,19 @@ def test_a_board_whose_lines_hardly_show_is_found_by_the_dice_on_it():
         strict = replace(DEFAULT, board=replace(DEFAULT.board, fallback_lines=DEFAULT.board.min_lines))
         with pytest.raises(BoardError):
             find_board(frame, config=strict)
+
+
+def test_a_hand_of_the_boards_colour_over_a_die_is_never_sure_on_the_board_calibrated_at_the_start():
+    """fenn-00422: a hand, near the colour of a light wooden board, covers its fields 6-9 and the blue die
+    but one pip (read a blue 1, its square hiding two lines); on the board as found and measured on the
+    start position (its corners and tilt given) the line between fields 8 and 9, two thirds clear of that
+    square, is hidden under the hand while the others show: something is over the board."""
+    label = _labels()["fenn-00422.jpg"]
+    frame = cv2.imread(os.path.join(RENDERS, "fenn-00422.jpg"))
+    board = BoardArea(((1115.28, 726.68), (495.57, 635.66), (506.50, 563.36), (1125.42, 659.62)), (1640, 1232),
+                      along=0.00103, across=0.0005, across_known=True)
+    r = read_fenn(frame, board, dice=DICE_SETS[label["dice_set"]])
+    assert label["hand"] and not r.sure and FennReason.FOREIGN in r.reasons
 
 
 def test_a_die_held_above_its_field_in_a_render_is_never_sure():
@@ -242,7 +257,7 @@ def test_a_board_found_is_as_wide_as_its_fields_are_long():
     0.82 of it, fenn-00251's 1.14; 0.96-1.01 now, and 0.92 for fenn-00047's, whose lines hardly show: found
     by its dice, its far end short), so a die's pips spread alike on its plane however the die is turned."""
     widths = {}
-    for name in _labels():
+    for name in (name for name, label in _labels().items() if not label.get("hand")):  # as the test above
         try:
             label, _frame, board = _found(name)
         except BoardError:

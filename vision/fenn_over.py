@@ -201,9 +201,11 @@ class FieldLines:
 
     def hidden(self, share: float) -> bool:
         """Whether a line, where no die stands, stands out less than ``share`` times as much as the
-        median line while four or more are seen whole: a hand or a cup of the board's own colour over
-        it (its colour alone does not tell it)."""
-        return self.there and len(self.seen) >= 4 and bool(self.seen.min() < share * self.typical)
+        median line while four or more are seen whole or two thirds whole (a die's square near it): a
+        hand or a cup of the board's own colour over it (its colour alone does not tell it; fresh render
+        fenn-00422: a hand over three fields of a light wooden board, one line two thirds free under it)."""
+        got = np.concatenate([self.seen, self.mostly])
+        return self.there and len(got) >= 4 and bool(got.min() < share * self.typical)
 
     def seen_through(self, region: np.ndarray, share: float) -> bool:
         """Whether the lines between fields that ``region`` (``_RES`` px a field, a mask) lies over, on a
