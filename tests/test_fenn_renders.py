@@ -58,6 +58,15 @@ def test_blender_renders_are_never_read_surely_and_wrongly_and_a_hand_never_sure
     assert exact >= 10
 
 
+def _fields_off(corners, truth) -> float:
+    """How far (fields) the board found with ``corners`` lies from its ``truth`` at its worst corner, either
+    end taken for field 1 (both ``4×2`` frame px)."""
+    corners, truth = np.float64(corners), np.float64(truth)
+    err = min(np.hypot(*(corners[order] - truth).T).max()
+              for order in ([0, 1, 2, 3], [1, 0, 3, 2], [2, 3, 0, 1], [3, 2, 1, 0]))
+    return float(err / (np.hypot(*(truth[1] - truth[0])) / 9))
+
+
 def test_the_board_found_in_a_render_is_the_board_or_none():
     """``find_board`` on each render fixture's frame alone: it finds the board within 0.3 of a field on
     most, and where it finds none the players touch the ends; it never takes a strip of the table for
@@ -72,14 +81,10 @@ def test_the_board_found_in_a_render_is_the_board_or_none():
     for name, label in labels.items():
         frame = cv2.imread(os.path.join(RENDERS, name))
         try:
-            corners = np.float64(find_board(frame).corners)
+            corners = find_board(frame).corners
         except BoardError:
             continue
-        truth = np.float64(label["board_corners"])
-        err = min(np.hypot(*(corners[order] - truth).T).max()
-                  for order in ([0, 1, 2, 3], [1, 0, 3, 2], [2, 3, 0, 1], [3, 2, 1, 0]))
-        unit = np.hypot(*(truth[1] - truth[0])) / 9
-        assert err < 0.3 * unit, name
+        assert _fields_off(corners, label["board_corners"]) < 0.3, name
         found.append(name)
     assert len(found) >= len(labels) // 2, found
 
@@ -89,18 +94,12 @@ def test_a_board_whose_lines_hardly_show_is_found_by_the_dice_on_it():
     lines between fields show for a strip to be a board by them alone (:func:`vision.fenn_board.find_strip`
     finds none), but blue and red read surely on its fields make it the board (``board.fallback_lines``);
     with that off, the players touch its ends."""
-    labels = _labels()
-    for name in ("fenn-00402.jpg",):
-        frame = cv2.imread(os.path.join(RENDERS, name))
-        assert find_strip(frame, DEFAULT.board) is None, name
-        corners = np.float64(find_board(frame).corners)
-        truth = np.float64(labels[name]["board_corners"])
-        err = min(np.hypot(*(corners[order] - truth).T).max()
-                  for order in ([0, 1, 2, 3], [1, 0, 3, 2], [2, 3, 0, 1], [3, 2, 1, 0]))
-        assert err < 0.25 * np.hypot(*(truth[1] - truth[0])) / 9, name
-        strict = replace(DEFAULT, board=replace(DEFAULT.board, fallback_lines=DEFAULT.board.min_lines))
-        with pytest.raises(BoardError):
-            find_board(frame, config=strict)
+    frame = cv2.imread(os.path.join(RENDERS, "fenn-00402.jpg"))
+    assert find_strip(frame, DEFAULT.board) is None
+    assert _fields_off(find_board(frame).corners, _labels()["fenn-00402.jpg"]["board_corners"]) < 0.25
+    strict = replace(DEFAULT, board=replace(DEFAULT.board, fallback_lines=DEFAULT.board.min_lines))
+    with pytest.raises(BoardError):
+        find_board(frame, config=strict)
 
 
 def test_a_hand_of_the_boards_colour_over_a_die_is_never_sure_on_the_board_calibrated_at_the_start():

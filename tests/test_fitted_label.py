@@ -43,14 +43,21 @@ print(json.dumps(out))
 """
 
 
-def test_a_four_line_prompt_is_drawn_whole_in_the_largest_type_that_fits(tmp_path):
-    text = ("Undone.\nThe memory card is full: the game goes on without pictures.\n"
-            "6 + 2 makes the 8!\nSarah: stop or continue?")
+TEXT = ("Undone.\nThe memory card is full: the game goes on without pictures.\n"
+        "6 + 2 makes the 8!\nSarah: stop or continue?")
+
+
+def _labels_drawn(tmp_path) -> dict:
+    """SCRIPT's labels drawn offscreen with ``TEXT``: its JSON report."""
     env = dict(os.environ, SDL_VIDEODRIVER="offscreen", PYTHONPATH=ROOT, KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1",
                KIVY_NO_FILELOG="1", KIVY_HOME=str(tmp_path / "kivy"))
-    p = subprocess.run([sys.executable, "-c", SCRIPT, text], capture_output=True, text=True, env=env, timeout=120)
+    p = subprocess.run([sys.executable, "-c", SCRIPT, TEXT], capture_output=True, text=True, env=env, timeout=120)
     assert p.returncode == 0, p.stderr[-3000:]
-    out = json.loads(p.stdout.strip().splitlines()[-1])
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def test_a_four_line_prompt_is_drawn_whole_in_the_largest_type_that_fits(tmp_path):
+    out = _labels_drawn(tmp_path)
     # All four lines at full size (Kivy 2.3's label of a fixed text height, centred, drew three: why FittedLabel exists).
     assert out["fitted"]["lines"] == 4 and out["fitted"]["font_size"] == 16
     assert out["long"]["font_size"] == 12  # eight lines: the smallest size
@@ -61,12 +68,6 @@ def test_a_prompt_that_fits_in_no_size_makes_its_growing_label_taller_and_then_i
     """The game screen's prompt at 800x480 in French, a message above a long name's prompt (``grow``): eight
     lines fit in no size at 84 px, so the label takes the room they need in the smallest size, every line
     drawn inside it; a short text again gives it its own 84 px and the largest size."""
-    text = ("Undone.\nThe memory card is full: the game goes on without pictures.\n"
-            "6 + 2 makes the 8!\nSarah: stop or continue?")
-    env = dict(os.environ, SDL_VIDEODRIVER="offscreen", PYTHONPATH=ROOT, KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1",
-               KIVY_NO_FILELOG="1", KIVY_HOME=str(tmp_path / "kivy"))
-    p = subprocess.run([sys.executable, "-c", SCRIPT, text], capture_output=True, text=True, env=env, timeout=120)
-    assert p.returncode == 0, p.stderr[-3000:]
-    out = json.loads(p.stdout.strip().splitlines()[-1])
+    out = _labels_drawn(tmp_path)
     assert out["grown"]["font_size"] == 12 and out["grown"]["lines"] == 8 and out["grown"]["height"] > 84
     assert out["back"] == {"height": 84, "font_size": 16}
