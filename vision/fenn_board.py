@@ -243,10 +243,11 @@ def find_strips(frame: np.ndarray, config: BoardConfig, *, least_lines: int,
     """The strips of nine fields in ``frame`` (``H×W×3 uint8 BGR``) most like a board, each as
     :func:`find_strip` gives its corners (frame px, ``4×2``), best first, with ``config.min_evidence`` at
     least: ``(strong, weak)``, the best one showing ``config.min_lines`` of the eight lines between
-    fields or more, and the ``most`` best showing from ``least_lines`` to fewer than that. A table's
-    planks or a cloth's stripes show as few as a board whose lines hardly show (black leather with
-    dark printed lines): the caller must tell which weak strip is the board (:func:`vision.fenn.find_board`:
-    the game's dice stand on it). Both lists empty when none passes."""
+    fields or more, and the ``most`` best showing from ``least_lines`` to fewer than that, only where no
+    strong one passes (each strip's corners are refined, which takes time). A table's planks or a cloth's
+    stripes show as few as a board whose lines hardly show (black leather with dark printed lines): the
+    caller must tell which weak strip is the board (:func:`vision.fenn.find_board`: the game's dice stand
+    on it). Both lists empty when none passes."""
     h, w = frame.shape[:2]
     k = _SIZE / max(w, h)
     small = cv2.resize(frame, (int(round(w * k)), int(round(h * k))), interpolation=cv2.INTER_AREA)
@@ -277,7 +278,7 @@ def find_strips(frame: np.ndarray, config: BoardConfig, *, least_lines: int,
                 if found is not None and found[0] >= config.min_evidence:
                     kind.append((*found, A))
     out: tuple[list, list] = ([], [])
-    for kind, got, many in zip(strips, out, (1, most)):
+    for kind, got, many in zip(strips, out, (1, 0 if strips[0] else most)):
         kind.sort(key=lambda t: -t[0])
         for _score, start, field, A in kind[:many]:
             q = _Q
