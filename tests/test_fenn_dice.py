@@ -200,3 +200,26 @@ def test_two_neighbouring_pips_of_a_four_are_no_two():
     corners = ((709.4, 226.4), (1011.4, 776.6), (943.7, 813.5), (645.9, 260.9))  # found on its start frame
     r = read_fenn(frame, BoardArea(corners, (frame.shape[1], frame.shape[0]), -0.0098, -0.0014))
     assert [(d.colour, d.value) for d in r.dice] == [("blue", 1), ("red", 1), ("black", 4)]
+
+
+def test_a_9_beside_a_larger_mark_of_the_cloth_is_found_whole():
+    """Fresh render 427 (a crop, ``tests/fixtures/renders/crops/fenn-00427-nine.png``): a red 9 on a
+    wooden die beside a purple stripe of a striped cloth. A mark of the stripe 1.6 times a pip's size,
+    grouped with the 9's pips, was taken for the size of the face's pips, as two of them were alike it:
+    the three made a face of their own, its square a column off the 9's middle (read as a 6). The
+    face's pips are those most of the group are alike: the 9's square is found round its middle, at a
+    field's size in px about the board's (73.5)."""
+    from pathlib import Path
+
+    import cv2
+    import numpy as np
+
+    from vision.config import DEFAULT
+    from vision.fenn_dice import find_dice
+
+    crop = cv2.imread(str(Path(__file__).parent / "fixtures/renders/crops/fenn-00427-nine.png"))
+    nine = np.float64([683.8 - 580, 462.7 - 330])  # the red 9's middle, from the render's labels
+    for unit in (72.0, 75.0):
+        found = find_dice(crop, unit, DEFAULT.board, chroma=DEFAULT.colours.pip_chroma)
+        off = min(np.hypot(*(f.box.mean(axis=0) - nine)) for f in found)
+        assert off < 0.1 * 0.86 * unit, (unit, off)
