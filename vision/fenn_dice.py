@@ -23,6 +23,7 @@ import numpy as np
 
 from .config import BoardConfig
 from .fenn_lift import camera_of, standing_at
+from .fenn_pips import _sparse_components
 
 __all__ = ["Found", "find_dice", "camera_of", "standing_at"]
 
@@ -245,47 +246,6 @@ def _tinted(frame: np.ndarray, pts: np.ndarray, chroma: float) -> np.ndarray:
     ab = cv2.cvtColor(np.uint8(at).reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3)[:, 1:].astype(np.float64) - 128
     ab[np.abs(ab).max(axis=1) <= chroma] = 0
     return ab
-
-
-def _sparse_components(mask: np.ndarray):
-    """The 8-connected parts of a mask with few pixels set, as ``cv2.connectedComponentsWithStats``
-    gives them (``stats`` N×5 int32, ``centroids`` N×2, row 0 the background's, left zero here), with
-    each part's elongation (the ratio of its long axis to its short, from its pixels' second moments:
-    1 for a disc, 2 for an oval half as wide as long) and its pixels ``(ys, xs, label)``. The parts'
-    figures come from their own pixels: OpenCV's stats visit the whole background too (2-3 ms a frame
-    on x86)."""
-    n, labels = cv2.connectedComponents(mask, connectivity=8)
-    stats, cents, elongation = np.zeros((n, 5), np.int32), np.zeros((n, 2)), np.ones(n)
-    at = cv2.findNonZero(mask)  # the set pixels in the frame's order, as np.nonzero gives them, 15 times faster
-    at = at.reshape(-1, 2) if at is not None else np.zeros((0, 2), np.int32)
-    xs, ys = at[:, 0], at[:, 1]
-    lab = labels[ys, xs]
-    if not len(lab):
-        return stats, cents, elongation, (ys, xs, lab)
-    order = np.argsort(lab, kind="stable")  # each part's pixels in the frame's order
-    ls, xo, yo = lab[order], xs[order], ys[order]
-    starts = np.r_[0, np.flatnonzero(np.diff(ls)) + 1]
-    ids, cnt = ls[starts], np.diff(np.r_[starts, len(ls)])
-    x0, y0 = np.minimum.reduceat(xo, starts), np.minimum.reduceat(yo, starts)
-    w, h = np.maximum.reduceat(xo, starts) - x0 + 1, np.maximum.reduceat(yo, starts) - y0 + 1
-    stats[ids] = np.column_stack([x0, y0, w, h, cnt])
-    xf, yf = xo.astype(np.float64), yo.astype(np.float64)
-    mx, my = np.add.reduceat(xf, starts) / cnt, np.add.reduceat(yf, starts) / cnt
-    cents[ids] = np.column_stack([mx, my])
-    sxx = np.add.reduceat(xf * xf, starts) / cnt - mx * mx + 1 / 12
-    syy = np.add.reduceat(yf * yf, starts) / cnt - my * my + 1 / 12
-    sxy = np.add.reduceat(xf * yf, starts) / cnt - mx * my
-    elongation[ids] = _axis_ratio(sxx, syy, sxy)
-    return stats, cents, elongation, (ys, xs, lab)
-
-
-def _axis_ratio(sxx, syy, sxy):
-    """A mark's elongation from its pixels' second central moments (px², each pixel's own 1/12 added to
-    ``sxx`` and ``syy``): its long axis over its short, 1 for a disc, 2 for an oval half as wide as long.
-    Arrays or floats alike."""
-    root = np.sqrt(((sxx - syy) / 2) ** 2 + sxy * sxy)
-    mean = (sxx + syy) / 2
-    return np.sqrt((mean + root) / np.maximum(mean - root, 1e-6))
 
 
 def _shrunk(frame: np.ndarray, s: float) -> np.ndarray:
