@@ -223,3 +223,28 @@ def test_a_9_beside_a_larger_mark_of_the_cloth_is_found_whole():
         found = find_dice(crop, unit, DEFAULT.board, chroma=DEFAULT.colours.pip_chroma)
         off = min(np.hypot(*(f.box.mean(axis=0) - nine)) for f in found)
         assert off < 0.1 * 0.86 * unit, (unit, off)
+
+
+def test_a_face_whose_outline_takes_in_its_sides_is_turned_as_its_pips():
+    """Fresh render 434 (a crop, ``tests/fixtures/renders/crops/fenn-00434-seven.png``): a black 7 on a
+    wooden die near the frame's corner shows two of its sides, of its face's colour. The outline round
+    face and sides was found turned 45° to the face (the face is turned about 12°), and the square read
+    the sides' pips too (a 9; on the board found in the frame the black die was then taken for a stray).
+    Pips spread both ways lie square to their face: an outline turned 30° or more from them is not the
+    face's, and the square the pips fix is taken."""
+    from pathlib import Path
+
+    import cv2
+    import numpy as np
+
+    from vision.config import DEFAULT
+    from vision.fenn_dice import find_dice
+
+    crop = cv2.imread(str(Path(__file__).parent / "fixtures/renders/crops/fenn-00434-seven.png"))
+    seven = np.float64([1107.1 - 1000, 1043.7 - 900])  # the black 7's middle, from the render's labels
+    found = find_dice(crop, 77.0, DEFAULT.board, chroma=DEFAULT.colours.pip_chroma)  # the board found: 76-77 px
+    box = min((f.box for f in found), key=lambda b: np.hypot(*(b.mean(axis=0) - seven)))
+    assert np.hypot(*(box.mean(axis=0) - seven)) < 6
+    edge = box[1] - box[0]
+    turn = np.degrees(np.arctan2(edge[1], edge[0])) % 90
+    assert abs(turn - 12) < 8, turn

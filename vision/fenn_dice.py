@@ -47,6 +47,11 @@ _BLOT = 14.0
 _BIG = 3.5
 #: A pip this elongated (its long axis against its short) is a side's, seen at a slant; left out of faces.
 _FLAT = 1.6
+#: A face's outline turned more than this (degrees) from the square its four or more pips lie on (spread
+#: over a third of its side both ways) took in its sides (a die near the frame's edge, its wooden sides of
+#: its face's colour: fresh render 434's black 7, its outline 32° off; the renders' 9s within 24°): the
+#: square its pips fix is taken; raising it keeps more such outlines.
+_TURN = 30.0
 #: Two pips are of one hue where their colours (Lab a*, b*) lie within about 37° (this cosine): a red
 #: pip and a wooden body's orange mark beside it are not.
 _HUE = 0.8
@@ -520,6 +525,9 @@ def _square(lab, pipmask, edges, pts, c, side, config: BoardConfig, alone: bool 
     off = rect is not None and np.hypot(*(np.float64(rect[0]) - mid)) > _OFF * side
     if three and off:
         rect = None  # a 3's middle pip is its face's: the outline took in a side of its colour too
+    elif rect is not None and len(pts) >= 4 and min((spread := cv2.minAreaRect(np.float32(pts)))[1]) >= 0.35 * side \
+            and _turned(spread[2], rect[2]) > _TURN:
+        rect = None  # pips spread both ways lie square to their face: the outline took in its sides, turned
     elif off and alone and len(pts) == 1 and _plain_round(dist < config.body_colour, pips_in, mid, side) and \
             not (others is not None and len(others) and
                  any(cv2.pointPolygonTest(cv2.boxPoints(rect), (float(u - x0), float(v - y0)), False) >= 0
@@ -560,6 +568,12 @@ def _square(lab, pipmask, edges, pts, c, side, config: BoardConfig, alone: bool 
         rect = (tuple(mid), (side, side), angle)
     box = cv2.boxPoints(((rect[0][0] + x0, rect[0][1] + y0), rect[1], rect[2]))
     return box.astype(np.float64), float(np.sqrt(rect[1][0] * rect[1][1])), tuple(float(v) for v in body)
+
+
+def _turned(a: float, b: float) -> float:
+    """How far apart two squares' turns ``a`` and ``b`` (degrees) are, 0-45: a square turned 90° is itself."""
+    d = (a - b) % 90
+    return min(d, 90 - d)
 
 
 def _framed(body: np.ndarray, pips: np.ndarray, mid, side: float, angle: float,
