@@ -239,12 +239,12 @@ def find_strip(frame: np.ndarray, config: BoardConfig) -> np.ndarray | None:
 
 
 def find_strips(frame: np.ndarray, config: BoardConfig, *, least_lines: int,
-                most: int = 3) -> tuple[list[np.ndarray], list[np.ndarray]]:
+                most: int = 3, weak_too: bool = False) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """The strips of nine fields in ``frame`` (``H×W×3 uint8 BGR``) most like a board, each as
     :func:`find_strip` gives its corners (frame px, ``4×2``), best first, with ``config.min_evidence`` at
     least: ``(strong, weak)``, the best one showing ``config.min_lines`` of the eight lines between
     fields or more, and the ``most`` best showing from ``least_lines`` to fewer than that, only where no
-    strong one passes (each strip's corners are refined, which takes time). A table's planks or a cloth's
+    strong one passes or ``weak_too`` (each strip's corners are refined, which takes time). A table's planks or a cloth's
     stripes show as few as a board whose lines hardly show (black leather with dark printed lines): the
     caller must tell which weak strip is the board (:func:`vision.fenn.find_board`: the game's dice stand
     on it). Both lists empty when none passes."""
@@ -278,7 +278,7 @@ def find_strips(frame: np.ndarray, config: BoardConfig, *, least_lines: int,
                 if found is not None and found[0] >= config.min_evidence:
                     kind.append((*found, A))
     out: tuple[list, list] = ([], [])
-    for kind, got, many in zip(strips, out, (1, 0 if strips[0] else most)):
+    for kind, got, many in zip(strips, out, (1, 0 if strips[0] and not weak_too else most)):
         kind.sort(key=lambda t: -t[0])
         for _score, start, field, A in kind[:many]:
             q = _Q
