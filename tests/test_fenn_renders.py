@@ -106,14 +106,14 @@ def test_a_strip_of_a_checked_cloth_with_no_game_die_on_it_is_no_board():
     """fenn-start-00457 (the start position: a dark leather board on a black-and-white checked cloth): a
     band of the checks two squares wide, nine squares long, shows more of the lines between "fields" than
     the board, whose ends the dice hide; ``find_board`` took it (9.7 fields off), and every read on it
-    would miss the dice. Blue and red stand on the board (F2): a strip with neither on it is no board, and
-    where no strip with them on it is found the players touch the board's ends."""
+    would miss the dice. Blue and red stand on the board (F2): a strip without both on it is no board,
+    and where no strip with them on it is found the players touch the board's ends."""
     label = _labels()["fenn-start-00457.jpg"]
     frame = cv2.imread(os.path.join(RENDERS, "fenn-start-00457.jpg"))
     try:
         corners = find_board(frame).corners
     except BoardError as e:
-        assert "no blue or red die" in str(e)
+        assert "blue and red do not both stand" in str(e)
         return
     assert _fields_off(corners, label["board_corners"]) < 0.3
 

@@ -192,14 +192,14 @@ def find_board(frame: np.ndarray, *, dice: DiceSet = MIWIN, config: ReaderConfig
     The board is found by what it is (:func:`vision.fenn_board.find_strip`:
     two long straight sides, nine square fields of one colour parted by
     lines), on any table and with dice standing on it; where too few of its
-    lines show for that (dark lines on black leather), or no blue or red
-    die stands on the strip found so (a checked cloth's row of squares), a
+    lines show for that (dark lines on black leather), or blue and red do
+    not both stand on the strip found so (a checked cloth's row of squares), a
     strip showing ``config.board.fallback_lines`` of them is the board only
     where blue and red read surely on its fields (F2). Which end is field 1:
     the end where the blue die stands when the dice are set up for the start
     (F2: blue on field 1, red on 9), else the end nearer the frame's left (or
-    top). Raises :class:`BoardError` when none is found, or no blue or red
-    die stands on the one found (the players touch the two ends instead:
+    top). Raises :class:`BoardError` when none is found, or blue and red do
+    not both stand on the one found (the players touch the two ends instead:
     :meth:`BoardArea.from_ends`).
     """
     if frame is None or getattr(frame, "ndim", 0) != 3:
@@ -207,11 +207,12 @@ def find_board(frame: np.ndarray, *, dice: DiceSet = MIWIN, config: ReaderConfig
     strong, weak = find_strips(frame, config.board, least_lines=config.board.fallback_lines)
     if strong:
         first = _as_board(frame, strong[0], dice, config)
-        if any(d.colour in ("blue", "red") and d.field is not None for d in first[1].dice):
+        if {d.colour for d in first[1].dice if d.field is not None} >= {"blue", "red"}:
             return first[0]
-        # No game's die on it (F2: blue and red stand on the board): a checked cloth's row of squares
-        # (fresh renders 442 and 457, at the start), where a weak strip may be the board with both on it;
-        # else none is found, and the players touch its ends (457: no strip of its own).
+        # Not both game's dice on it (F2: blue and red stand on the board): a checked cloth's row of squares
+        # (fresh renders 442 and 457, at the start), a plank's grain across the board's end (456's start),
+        # where a weak strip may be the board with both on it; else none is found, and the players touch
+        # its ends (457, 456: no strip of its own).
         weak = find_strips(frame, config.board, least_lines=config.board.fallback_lines, weak_too=True)[1]
     # Lines that hardly show (dark lines on black leather): a strip with fewer is the board only where the
     # game's dice, blue and red, read surely, stand on its fields (F2; not near a line between two, as on a
@@ -224,8 +225,8 @@ def find_board(frame: np.ndarray, *, dice: DiceSet = MIWIN, config: ReaderConfig
                 all(d.field is not None and d.confidence >= config.sure for d in game):
             return board
     if strong:
-        raise BoardError("no board found: no blue or red die stands on the strip of 9 fields seen (set up for "
-                         "the start, blue on field 1 and red on 9, or touch the board's two ends)")
+        raise BoardError("no board found: blue and red do not both stand on the strip of 9 fields seen (set up "
+                         "for the start, blue on field 1 and red on 9, or touch the board's two ends)")
     raise BoardError("no board found: a strip of 9 fields, about 9 times as long as wide")
 
 
