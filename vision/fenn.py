@@ -213,7 +213,6 @@ def find_board(frame: np.ndarray, *, dice: DiceSet = MIWIN, config: ReaderConfig
         # (fresh renders 442 and 457, at the start), a plank's grain across the board's end (456's start),
         # where a weak strip may be the board with both on it; else none is found, and the players touch
         # its ends (457, 456: no strip of its own).
-        weak = find_strips(frame, config.board, least_lines=config.board.fallback_lines, weak_too=True)[1]
     # Lines that hardly show (dark lines on black leather): a strip with fewer is the board only where the
     # game's dice, blue and red, read surely, stand on its fields (F2; not near a line between two, as on a
     # strip of the table beside a board hidden by a hand), as on no table's planks or stripes.

@@ -26,6 +26,8 @@ when no strip passes: the players touch the two ends on the screen instead.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import cv2
 import numpy as np
 
@@ -239,15 +241,15 @@ def find_strip(frame: np.ndarray, config: BoardConfig) -> np.ndarray | None:
 
 
 def find_strips(frame: np.ndarray, config: BoardConfig, *, least_lines: int,
-                most: int = 3, weak_too: bool = False) -> tuple[list[np.ndarray], list[np.ndarray]]:
+                most: int = 3) -> tuple[list[np.ndarray], Iterator[np.ndarray]]:
     """The strips of nine fields in ``frame`` (``H×W×3 uint8 BGR``) most like a board, each as
     :func:`find_strip` gives its corners (frame px, ``4×2``), best first, with ``config.min_evidence`` at
     least: ``(strong, weak)``, the best one showing ``config.min_lines`` of the eight lines between
-    fields or more, and the ``most`` best showing from ``least_lines`` to fewer than that, only where no
-    strong one passes or ``weak_too`` (each strip's corners are refined, which takes time). A table's planks or a cloth's
-    stripes show as few as a board whose lines hardly show (black leather with dark printed lines): the
-    caller must tell which weak strip is the board (:func:`vision.fenn.find_board`: the game's dice stand
-    on it). Both lists empty when none passes."""
+    fields or more (a list), and the ``most`` best showing from ``least_lines`` to fewer than that (an
+    iterator: each strip's corners are refined, which takes time, only as it is taken). A table's planks
+    or a cloth's stripes show as few as a board whose lines hardly show (black leather with dark printed
+    lines): the caller must tell which weak strip is the board (:func:`vision.fenn.find_board`: the game's
+    dice stand on it). Both empty when none passes."""
     h, w = frame.shape[:2]
     k = _SIZE / max(w, h)
     small = cv2.resize(frame, (int(round(w * k)), int(round(h * k))), interpolation=cv2.INTER_AREA)
@@ -277,19 +279,19 @@ def find_strips(frame: np.ndarray, config: BoardConfig, *, least_lines: int,
                 # one too weakly a board is none (fresh render 306: a plank's grain, 0.02)
                 if found is not None and found[0] >= config.min_evidence:
                     kind.append((*found, A))
-    out: tuple[list, list] = ([], [])
-    for kind, got, many in zip(strips, out, (1, 0 if strips[0] and not weak_too else most)):
-        kind.sort(key=lambda t: -t[0])
-        for _score, start, field, A in kind[:many]:
-            q = _Q
-            pts = np.array([[start, 0.6 * q], [start + 9 * field, 0.6 * q], [start + 9 * field, 1.6 * q],
-                            [start, 1.6 * q]])
-            corners = _slid(frame, ((A[:, :2] @ pts.T).T + A[:, 2]) / k)
-            for step in range(3):  # the ends first; then the shrink along the board, bounded once (not compounded)
-                corners = refine(frame, corners, most=config.tilt_most if step == 2 else 0.0,
-                                 square=config.square_within)
-            got.append(_slid(frame, corners, either=True))
-    return out
+    def refined(found) -> np.ndarray:
+        _score, start, field, A = found
+        q = _Q
+        pts = np.array([[start, 0.6 * q], [start + 9 * field, 0.6 * q], [start + 9 * field, 1.6 * q],
+                        [start, 1.6 * q]])
+        corners = _slid(frame, ((A[:, :2] @ pts.T).T + A[:, 2]) / k)
+        for step in range(3):  # the ends first; then the shrink along the board, bounded once (not compounded)
+            corners = refine(frame, corners, most=config.tilt_most if step == 2 else 0.0,
+                             square=config.square_within)
+        return _slid(frame, corners, either=True)
+
+    strong, weak = (sorted(kind, key=lambda t: -t[0]) for kind in strips)
+    return [refined(t) for t in strong[:1]], (refined(t) for t in weak[:most])
 
 
 def _straightened(frame: np.ndarray, corners: np.ndarray, res: int, along: float, across: float, flags: int):
