@@ -353,7 +353,9 @@ def fenn_scene(spec, rng, size):
         value, top_centre = top_of(ob)
         lx = (inv @ ob.location).x
         field = max(1, min(9, int((lx + BOARD_L / 2) // FIELD) + 1))
-        dice.append({"colour": colour, "value": value, "field": field, "center": px(cam, top_centre)})
+        # the die's centre along the board in fields from field 1's end (``field`` is its floor + 1)
+        along = round((lx + BOARD_L / 2) / FIELD, 4)
+        dice.append({"colour": colour, "value": value, "field": field, "center": px(cam, top_centre), "along": along})
     bv, bc = top_of(black)
     return {"board_corners": cpx, "dice": dice, "black": {"value": bv, "center": px(cam, bc)},
             "still": not (spec.get("hand") or spec.get("lifted")), "hand": bool(hand), "lifted": spec.get("lifted"),
