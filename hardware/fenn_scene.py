@@ -414,14 +414,16 @@ class FennScene:
         return seen(faces[-1][1])
 
     def frame(self, *, blue=(1, 5), red=(9, 5), black=6, hand: str | None = None, lifted: str | None = None,
-              seed: int | None = None, stray: bool | str | None = None):
+              seed: int | None = None, stray: bool | str | None = None, off: dict | None = None):
         """The frame with the blue and red dice at ``(field, top)`` and the black
         die showing ``black`` somewhere beside the board (None: not there). ``hand``: a
         die's colour a hand is moving (over it, the die between fields), or
         None. ``lifted``: a die's colour that is held above its field (0.6-1 field up). ``stray``: a
         stray d6 on the table (None: drawn from ``seed``, one frame in four, one stray in five a wooden
         d6 of the set's size and pips; ``"set"``: such a one; ``"small"``: a wooden d6 with the set's
-        black pips, 0.8 of its size, as a 16 mm d6 beside 20 mm dice).
+        black pips, 0.8 of its size, as a 16 mm d6 beside 20 mm dice). ``off``: ``{colour: fields}``, a die
+        set that far along the board from its field's middle (-0.5-0.5; toward field 9 positive) instead
+        of the drawn place (up to 0.2), as players set dice near a line between fields.
         Returns the frame (``H×W×3 uint8 BGR``) and the truth: one dict per die
         seen (``colour`` blue, red, black or ``"stray"``, ``value``, ``field`` or
         None, ``center`` px of its top face)."""
@@ -444,6 +446,8 @@ class FennScene:
                 continue
             field, top = at
             x = field - 0.5 + rng.uniform(-min(slack, 0.2), min(slack, 0.2))
+            if off and colour in off:
+                x = field - 0.5 + float(off[colour])
             y = 0.5 + rng.uniform(-slack, slack)
             if colour == hand:
                 x = field - 0.5 + rng.choice([-0.5, 0.5])  # mid-move: between two fields
