@@ -191,28 +191,6 @@ def test_a_shade_over_the_board_with_its_lines_showing_is_no_thing_over_it():
         assert FennReason.FOREIGN in read_fenn(sleeve, board).reasons, seed
 
 
-def test_a_die_set_near_a_line_between_fields_is_asked_about_never_read_on_the_wrong_field():
-    """A die set 0.05 field from a line (its centre; a 20 mm die on a 25 mm field then stands half over
-    the line) may be read a little off its place: up to 0.15-0.19 field on the true board (mock scenes
-    128 and 131 here, near the camera; render fenn-00464's red die at the board's end). With the board's
-    ``line_margin`` at 0.16 such a die is asked about (``between_fields``) or read on its own field, never
-    surely on the next one; at 0.10 or 0.13 these two were sure and one field off (docs/fenn-camera.md,
-    the twenty-ninth round)."""
-    asked = 0
-    for seed in range(124, 134):
-        scene = FennScene(seed=seed)
-        board = BoardArea(tuple(scene.board_corners()), scene.size)
-        for off in (0.45, -0.45):
-            frame, _ = scene.frame(blue=(4, 5), red=(7, 4), black=6, seed=seed, stray=False, off={"blue": off})
-            r = read_fenn(frame, board)
-            blue = r.die("blue")
-            if r.sure:
-                assert (blue.field, blue.value) == (4, 5), (seed, off)
-            else:
-                asked += FennReason.BETWEEN_FIELDS in r.reasons
-    assert asked >= 10  # of 20: most such dice are asked about
-
-
 def test_a_blue_2_whose_side_shows_its_pips_beside_one_is_found():
     """A 2's pips lie too far apart to group; a side face's squashed pip beside one of them, grouped
     with it, left it no lone pip to pair (mock scenes: six blue 2s missing, and scene 135 here)."""
