@@ -445,8 +445,8 @@ class FennScene:
             if at is None:
                 continue
             field, top = at
-            x = field - 0.5 + rng.uniform(-min(slack, 0.2), min(slack, 0.2))
-            if off and colour in off:
+            x = field - 0.5 + rng.uniform(-min(slack, 0.2), min(slack, 0.2))  # drawn even when set by ``off``:
+            if off and colour in off:  # the frame's other draws stay as they were
                 x = field - 0.5 + float(off[colour])
             y = 0.5 + rng.uniform(-slack, slack)
             if colour == hand:

@@ -165,11 +165,11 @@ def test_dice_along_a_board_found_are_compared_within_the_tilt_along_not_known()
 
 def test_a_die_set_near_a_line_between_fields_is_asked_about_never_read_on_the_wrong_field():
     """A die set 0.05 field from a line (its centre; a 20 mm die on a 25 mm field then stands half over
-    the line) may be read a little off its place: up to 0.15-0.19 field on the true board (mock scenes
-    128 and 131 here, near the camera; render fenn-00464's red die at the board's end). With the board's
-    ``line_margin`` at 0.16 such a die is asked about (``between_fields``) or read on its own field, never
-    surely on the next one; at 0.10 or 0.13 these two were sure and one field off (docs/fenn-camera.md,
-    the twenty-ninth round)."""
+    the line) may be read a little off its place: 0.15 field or more on the true board in mock scenes 128
+    and 131 here (near the camera), 0.19 for render fenn-00464's red die at the board's end. With the
+    board's ``line_margin`` at 0.16 such a die is asked about (``between_fields``) or read on its own field,
+    never surely on the next one; at 0.10 both of these were sure and one field off, at 0.13 scene 131
+    (docs/fenn-camera.md, the twenty-ninth round)."""
     asked = 0
     for seed in range(124, 134):
         scene = FennScene(seed=seed)
