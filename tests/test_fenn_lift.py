@@ -2,7 +2,9 @@
 calibration from the still dice of the start position (issue 38) and kept with the board."""
 
 import json
+from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -17,12 +19,13 @@ CORNERS = ((100.0, 200.0), (1000.0, 200.0), (1000.0, 300.0), (100.0, 300.0))
 
 
 def test_a_board_keeps_its_tilt_in_its_file():
-    board = BoardArea(CORNERS, (1640, 1232), across=0.0123, along=-0.004)
+    board = BoardArea(CORNERS, (1640, 1232), across=0.0123, along=-0.004, lines=-0.3512)
     back = BoardArea.from_dict(json.loads(json.dumps(board.to_dict())))
     assert back == board
-    assert back.scaled((820, 616)) == BoardArea(tuple((x / 2, y / 2) for x, y in CORNERS), (820, 616), 0.0123, -0.004)
+    assert back.scaled((820, 616)) == BoardArea(tuple((x / 2, y / 2) for x, y in CORNERS), (820, 616), 0.0123, -0.004,
+                                                lines=-0.3512)
     older = BoardArea.from_dict({"corners": CORNERS, "frame_size": [1640, 1232]})  # a file from before
-    assert (older.across, older.along) == (0.0, None)
+    assert (older.across, older.along, older.lines) == (0.0, None, 0.0)
     assert "across" not in BoardArea(CORNERS, (1640, 1232)).to_dict()
     assert "along" not in BoardArea(CORNERS, (1640, 1232)).to_dict()
     found = BoardArea(CORNERS, (1640, 1232), across_known=False)  # found in a frame or touched: kept so
@@ -33,7 +36,8 @@ def test_a_board_keeps_its_tilt_in_its_file():
 
 @pytest.mark.parametrize("tilt", [{"across": "steep"}, {"across": 0.5}, {"across": True}, {"across": None},
                                   {"across": float("nan")}, {"along": 0.3}, {"along": "x"}, {"along": False},
-                                  {"across_known": "no"}, {"across_known": 0}])
+                                  {"across_known": "no"}, {"across_known": 0}, {"lines": "dark"}, {"lines": True},
+                                  {"lines": 9.0}, {"lines": float("nan")}, {"lines": None}])
 def test_a_board_file_with_a_wrong_tilt_is_refused(tilt):
     with pytest.raises(BoardError):
         BoardArea.from_dict({"corners": CORNERS, "frame_size": [1640, 1232], **tilt})
@@ -109,8 +113,6 @@ def test_calibration_measures_the_tilt_from_the_start_position():
 def test_companion_calibrate_keeps_the_tilt_with_the_board(tmp_path, capsys):
     """``companion calibrate --game fenn``, found or touched at its ends, stores the tilt the still dice
     show; the reads of the game (``companion read --board``) use it."""
-    import cv2
-
     from companion.cli import main
 
     scene = FennScene(seed=0)
@@ -183,3 +185,34 @@ def test_a_die_set_near_a_line_between_fields_is_asked_about_never_read_on_the_w
             else:
                 asked += FennReason.BETWEEN_FIELDS in r.reasons
     assert asked >= 10  # of 20: most such dice are asked about
+
+
+def test_a_calibrated_board_sees_a_hand_of_its_own_colour_where_the_dice_hide_most_lines():
+    """Calibration keeps how much the board's lines stand out (the start position hides only those
+    beside fields 1 and 9). Later, with blue and red on fields 4 and 6 hiding four lines and a hand of
+    the board's own colour over line 8, too few lines show to tell their stand-out from this frame
+    alone: the calibrated one tells that line 8 is hidden, and the read is doubted (fresh render
+    fenn-00471). Still frames stay sure. Mock seeds 0-5 (leather and wood, light and dark lines)."""
+    caught_only_so = 0
+    for seed in range(6):
+        scene = FennScene(seed=seed)
+        start, _ = scene.frame(blue=(1, 5), red=(9, 5), black=6, seed=seed, stray=False)
+        board = measure_tilt(start, BoardArea(tuple(scene.board_corners()), scene.size))
+        assert board.lines != 0.0 and (board.lines < 0) == bool(np.mean(scene.line_bgr) < np.mean(scene.board_bgr))
+        frame, _ = scene.frame(blue=(4, 2), red=(6, 3), black=4, seed=seed + 100, stray=False)
+        still = read_fenn(frame, board)
+        assert still.sure and [(d.field, d.value) for d in still.dice[:2]] == [(4, 2), (6, 3)]
+        hand = frame.copy()  # the board's own colour (beside line 8, on field 9) over line 8
+        cv2.fillConvexPoly(hand, np.int32([scene.to_frame(x, y) for x, y in ((7.6, -0.1), (8.8, -0.1), (8.8, 1.1),
+                                                                              (7.6, 1.1))]),
+                           tuple(int(v) for v in np.median(frame[_inside(scene, 8.3, 8.8)], axis=0)))
+        assert FennReason.FOREIGN in read_fenn(hand, board).reasons
+        caught_only_so += FennReason.FOREIGN not in read_fenn(hand, replace(board, lines=0.0)).reasons
+    assert caught_only_so >= 2  # the frame alone showed too few lines there
+
+
+def _inside(scene, x0, x1):
+    """A mask (frame px) of the board's plane between ``x0`` and ``x1`` fields along, its middle across."""
+    mask = np.zeros(scene.size[::-1], np.uint8)
+    cv2.fillConvexPoly(mask, np.int32([scene.to_frame(x, y) for x, y in ((x0, 0.3), (x1, 0.3), (x1, 0.7), (x0, 0.7))]), 1)
+    return mask > 0

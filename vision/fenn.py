@@ -70,13 +70,16 @@ class BoardArea:
     (:func:`measure_tilt`; ``across`` 0.0 and ``along`` None: not measured). ``across_known``: False for
     corners found (:func:`find_board`) or touched (:meth:`from_ends`), no tilt across measured: a strip one
     field wide found a pixel or two off tilts its plane across by up to ten degrees (issue 38's renders),
-    so a die beside it is compared within ``config.board.across_unknown`` (:func:`vision.fenn_lift.held_up`)."""
+    so a die beside it is compared within ``config.board.across_unknown`` (:func:`vision.fenn_lift.held_up`).
+    ``lines``: how much its lines between fields stood out at calibration (:attr:`FennRead.lines`; 0.0 not
+    measured), held against those a later frame shows when the dice and a hand hide most of them."""
 
     corners: tuple[tuple[float, float], ...]
     frame_size: tuple[int, int]
     across: float = 0.0
     along: float | None = None
     across_known: bool = True
+    lines: float = 0.0
 
     def to_plane(self) -> np.ndarray:
         """The 3×3 homography from frame pixels to the board's plane (fields; the board is [0, 9]×[0, 1])."""
@@ -95,12 +98,13 @@ class BoardArea:
         return replace(self, corners=tuple((x * sx, y * sy) for x, y in self.corners), frame_size=tuple(frame_size))
 
     def to_dict(self) -> dict:
-        """JSON-ready form (``corners`` px, ``frame_size``; ``across``, ``along`` when measured;
+        """JSON-ready form (``corners`` px, ``frame_size``; ``across``, ``along``, ``lines`` when measured;
         ``across_known`` when false)."""
         d = {"corners": [[round(x, 1), round(y, 1)] for x, y in self.corners], "frame_size": list(self.frame_size)}
         return d | ({"across": round(self.across, 5)} if self.across else {}) | \
             ({"along": round(self.along, 5)} if self.along is not None else {}) | \
-            ({} if self.across_known else {"across_known": False})
+            ({} if self.across_known else {"across_known": False}) | \
+            ({"lines": round(self.lines, 4)} if self.lines else {})
 
     @classmethod
     def from_dict(cls, d: dict) -> "BoardArea":
@@ -113,6 +117,9 @@ class BoardArea:
             known = d.get("across_known", True)
             if not isinstance(known, bool):
                 raise ValueError(f"across_known is {known!r}, not true or false")
+            lines = d.get("lines", 0.0)
+            if isinstance(lines, bool) or not -4.0 <= float(lines) <= 4.0:
+                raise ValueError(f"lines is {lines!r}, not a share of the board's lightness (-4 to 4)")
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise BoardError(f"not a board: {e}") from None
         if len(corners) != 4:
@@ -120,7 +127,7 @@ class BoardArea:
         for name, v in (("across", across), ("along", 0.0 if along is None else along)):
             if not abs(v) <= 0.2 or isinstance(d.get(name), bool):
                 raise BoardError(f"not a board: its tilt {name}, {d.get(name)!r}, is not a share below 0.2")
-        return cls(corners, size, across, along, known)
+        return cls(corners, size, across, along, known, float(lines))
 
     @classmethod
     def from_ends(cls, end1, end9, frame_size) -> "BoardArea":
@@ -167,6 +174,10 @@ class FennRead:
     #: pattern's size put back to the board's height (:func:`vision.fenn_lift.held_up`), where it stands
     #: (fields along, across). What calibration measures the table's tilt by (:func:`measure_tilt`).
     patterns: tuple[tuple[float, float, float], ...] = ()
+    #: How much the board's lines between fields stand out in this frame where no die stands, as a share of
+    #: the board's lightness beside them (negative: darker lines); 0.0 where fewer than four show
+    #: (:attr:`vision.fenn_over.FieldLines.contrast`). What calibration keeps (:attr:`BoardArea.lines`).
+    lines: float = 0.0
 
     @property
     def sure(self) -> bool:
@@ -286,7 +297,8 @@ def measure_tilt(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
     apart along the board (else ``along`` None: each frame's field lines tell it), across where they lie
     ``config.board.across_span`` or more apart across it (else ``across`` 0.0: compared as found). A board
     found, or touched at its ends, shows no tilt across and only roughly along; without it still dice a
-    few fields apart can seem held up (issue 38).
+    few fields apart can seem held up (issue 38). It also keeps how much the board's lines between fields
+    stand out (:attr:`BoardArea.lines`; 0.0 where fewer than four show).
 
     >>> from hardware.fenn_scene import FennScene
     >>> start, _ = FennScene(seed=4).frame(blue=(1, 5), red=(9, 5), black=6, seed=1, stray=False)
@@ -295,11 +307,12 @@ def measure_tilt(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
     True
 
     Raises ``ValueError`` for an image that is not a colour image."""
-    flat = replace(board, across=0.0, along=None)
+    flat = replace(board, across=0.0, along=None, lines=0.0)
     r = read_fenn(frame, flat, dice=dice, config=config)
     along, across = tilt_fit(r.patterns, config.board.across_span, config.board.tilt_most,
                              config.board.along_span)
-    return replace(flat, across=across, along=along, across_known=board.across_known or across != 0.0)
+    return replace(flat, across=across, along=along, across_known=board.across_known or across != 0.0,
+                   lines=r.lines)
 
 
 def _clockwise(c, size) -> BoardArea:
@@ -466,7 +479,7 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
         reasons.add(FennReason.COLOURS)
     if len(found) < 3:
         reasons.add(FennReason.MISSING_DIE)
-    lines = FieldLines(frame, to_frame, [t[1] for t in seen])
+    lines = FieldLines(frame, to_frame, [t[1] for t in seen], known=board.lines)
     # The tilt along, where no calibration measured it and the lines do not tell it, is not known on a board
     # found in the frame or touched: its corners a few pixels off, nine fields apart along it (one across).
     told = lines.tilt_told()
@@ -484,7 +497,7 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
             reasons.add(FennReason.OTHER_SET)
     ms = (time.perf_counter() - t0) * 1000
     return FennRead(tuple(out), tuple(sorted(reasons, key=lambda r: list(FennReason).index(r))), ms,
-                    tuple(strays), patterns)
+                    tuple(strays), patterns, lines.contrast)
 
 
 def _unlit(dlab: np.ndarray) -> np.ndarray:
