@@ -271,6 +271,21 @@ class BoardConfig:
     #: board, not something over it (:func:`vision.fenn_over.something_over`). Raising it takes more
     #: boards for hidden, and fewer shines and shadows for what they are.
     line_seen: float = 0.3
+    #: A part lighter than the board whose colour is the board's mixed with white light, no more than
+    #: ``shine_most`` of the way to white, is a lamp's shine on the board, not something over it, where
+    #: its hue is the board's: within ``shine_hue`` (Lab a, b) across the board's hue and ``shine_grey``
+    #: toward grey of that mix, on a board whose mix shows ``shine_chroma`` or more
+    #: (:func:`vision.fenn_over.something_over`). Fresh renders fenn-00461, -00466, -00479: shines
+    #: 0.3-0.4 field², 0.4 of the way, 0.1-1 across and up to 8 toward grey; a light hand on a tan
+    #: board (mock) lies 5 and more across, a white cup beyond 0.6. Raising ``shine_hue`` takes hands of
+    #: nearly the board's hue for shines; 0 ``shine_most`` takes none.
+    shine_hue: float = 3.0
+    #: ... (see ``shine_hue``).
+    shine_grey: float = 12.0
+    #: ... (see ``shine_hue``).
+    shine_most: float = 0.6
+    #: ... (see ``shine_hue``).
+    shine_chroma: float = 8.0
     #: Before parts unlike the board's colour are looked for, the board's fall of light is taken out
     #: (:func:`vision.fenn_over.something_over`), but not where over ``even_other`` of its free part lies
     #: ``even_chroma`` or more (Lab a, b) from its median colour: a hand or a cup of another colour may cover
@@ -291,6 +306,8 @@ class BoardConfig:
                       "body_colour": (2.0, 120.0), "stray_size": (0.2, 1.0), "stray_body": (1.0, 200.0),
                       "stray_pattern": (0.005, 1.0),
                       "focal": (0.2, 5.0), "foreign_colour": (2.0, 200.0), "foreign_area": (0.01, 9.0), "line_seen": (0.0, 1.0),
+                      "shine_hue": (0.0, 60.0), "shine_grey": (0.0, 60.0),
+                      "shine_most": (0.0, 1.0), "shine_chroma": (0.0, 120.0),
                       "foreign_edge": (0.0, 1.0), "even_chroma": (0.0, 255.0), "even_other": (0.0, 1.0),
                       "held_up": (0.05, 5.0), "tilt_most": (0.0, 0.2), "across_span": (0.2, 10.0), "along_span": (1.0, 9.0),
                       "square_within": (0.0, 1.0), "across_unknown": (0.0, 0.2),

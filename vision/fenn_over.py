@@ -33,7 +33,8 @@ def something_over(lab, lines: "FieldLines", config: BoardConfig) -> bool:
     line between fields hidden where no die stands (:meth:`FieldLines.hidden`). A region lighter
     or darker than the board through which the lines between fields still show
     (``config.line_seen``) is a lamp's shine or a shadow on the board, not something over it (a
-    region with no line under it cannot show that, and counts); one along a long side no wider across than
+    region with no line under it cannot show that, and counts, unless it is lighter in the board's own hue
+    as a gloss is: :func:`_shine`); one along a long side no wider across than
     ``config.foreign_edge`` of a field is the board's edge or the table beside it (a hand or a cup
     over the board covers more of its width). ``lab``: the board from :func:`board_plane`;
     ``lines``: the board's lines between fields (:class:`FieldLines`)."""
@@ -59,8 +60,29 @@ def something_over(lab, lines: "FieldLines", config: BoardConfig) -> bool:
         region = labels == i
         if lines.seen_through(region, config.line_seen):
             continue  # a shine or a shade: the lines show through it
+        if _shine(np.median(lab[region], axis=0), colour, config):
+            continue
         return True
     return False
+
+
+def _shine(seen: np.ndarray, board: np.ndarray, config: BoardConfig) -> bool:
+    """Whether a part of the board of colour ``seen`` (Lab, OpenCV's 8-bit scale) is a lamp's shine on a board
+    of colour ``board``: lighter, a share ``t`` (at most ``config.shine_most``) of the way to white, and of
+    the board's own hue, its a, b off the board's times ``1 - t`` by at most ``config.shine_hue`` across the
+    board's hue and by at most ``config.shine_grey`` toward grey (none more colourful). A gloss reflects the
+    lamp's light over the board's own colour; a hand, a sleeve or a cup has a hue of its own. Not on a
+    board of so little colour that the mix shows less than ``config.shine_chroma`` (black leather: a grey
+    thing there has its hue)."""
+    t = (float(seen[0]) - float(board[0])) / max(255.0 - float(board[0]), 1.0)
+    own = board[1:].astype(np.float64) - 128
+    chroma = float(np.hypot(*own))
+    if not 0 < t <= config.shine_most or chroma * (1 - t) < config.shine_chroma:
+        return False
+    u = own / chroma
+    d = seen[1:].astype(np.float64) - 128 - own * (1 - t)
+    across, toward = abs(u[0] * d[1] - u[1] * d[0]), float(u @ d)
+    return bool(across <= config.shine_hue and -config.shine_grey <= toward <= config.shine_hue)
 
 
 def _light_evened(lab: np.ndarray, free: np.ndarray, config: BoardConfig) -> np.ndarray:
