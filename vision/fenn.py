@@ -175,7 +175,7 @@ class FennRead:
     #: (fields along, across). What calibration measures the table's tilt by (:func:`measure_tilt`).
     patterns: tuple[tuple[float, float, float], ...] = ()
     #: How much the board's lines between fields stand out in this frame where no die stands, as a share of
-    #: the board's lightness beside them (negative: darker lines); 0.0 where fewer than four show
+    #: the board's median lightness (negative: darker lines); 0.0 where fewer than four show
     #: (:attr:`vision.fenn_over.FieldLines.contrast`). What calibration keeps (:attr:`BoardArea.lines`).
     lines: float = 0.0
 

@@ -145,9 +145,9 @@ class FieldLines:
 
     ``known``: the lines' stand-out measured at calibration (:attr:`contrast`, 0.0 unknown). Where fewer
     than four lines show in this frame (the dice and a hand over the rest), the board is taken to have
-    lines of that stand-out, in proportion to the board's lightness beside each line now, and those
-    seen are held to it (:meth:`hidden`; fresh render fenn-00471: two dice turned on fields 4-7 and a
-    hand over field 9 left two clear lines).
+    lines of that stand-out, in proportion to the board's lightness now, and those seen are held to it
+    (:meth:`hidden`; fresh render fenn-00471: two dice turned on fields 4-7 and a hand over field 9 left
+    two clear lines).
 
     >>> import numpy as np
     >>> lines = FieldLines(np.zeros((90, 900, 3), np.uint8), np.diag([100.0, 90.0, 1.0]), [])
@@ -166,11 +166,8 @@ class FieldLines:
         middle[int(0.2 * res):int(0.8 * res)] = True  # away from the board's sides (a border, stitching)
         whole, part = [], []  # (k, ridge): lines clear of dice, and lines with a die near (their free part)
         mostly = []  # the part lines two thirds free or more
-        light = {}  # k -> the board's lightness beside line k where it is seen
         for k in range(1, 9):
             rows = middle & (free[:, self._span(k)].min(axis=1) > 0)
-            if rows.sum() >= middle.sum() / 3:
-                light[k] = float(np.median(self.L[rows][:, self._span(k)]))
             if rows.sum() == middle.sum():
                 whole.append((k, self._ridge(k, rows)))
             elif rows.sum() >= middle.sum() / 3:
@@ -182,10 +179,11 @@ class FieldLines:
         self.mostly = np.zeros(0)
         self.places: list = []  # (k, where it is seen in fields, how much it stands out)
         self.told: list = []  # with too few lines seen, those seen: (how much it stands out, how much it should)
-        self._light = float(np.median(list(light.values()))) if light else 0.0
+        on = free[middle] > 0  # the board's lightness where no die stands, away from its sides
+        self._light = float(np.median(self.L[middle][on])) if on.any() else 0.0
         if len(ridges) < 4 and known:
             s = float(np.sign(known))
-            self.told = [(float(np.max(s * r)), abs(known) * light[k]) for k, r in whole + part]
+            self.told = [(float(np.max(s * r)), abs(known) * self._light) for _k, r in whole + part]
         if len(ridges) >= 4:
             self.sign = float(np.sign(np.median([r[np.argmax(np.abs(r))] for r in ridges])))
             self.seen = np.array([float(np.max(self.sign * r)) for _k, r in whole])
@@ -237,8 +235,8 @@ class FieldLines:
 
     @property
     def contrast(self) -> float:
-        """How much the lines between fields stand out in this frame, as a share of the board's lightness
-        beside them, negative for lines darker than the board; 0.0 where the board shows no lines
+        """How much the lines between fields stand out in this frame, as a share of the board's median
+        lightness where no die stands, negative for lines darker than the board; 0.0 where the board shows no lines
         (:attr:`there`). What calibration keeps (:attr:`vision.fenn.BoardArea.lines`)."""
         return self.sign * self.typical / self._light if self.there and self._light > 0 else 0.0
 
@@ -248,7 +246,7 @@ class FieldLines:
         hand or a cup of the board's own colour over it (its colour alone does not tell it; fresh render
         fenn-00422: a hand over three fields of a light wooden board, one line two thirds free under it).
         With fewer seen and the stand-out known from calibration, whether a line seen whole or a third
-        whole stands out less than ``share`` times the calibrated stand-out at the board's lightness there."""
+        whole stands out less than ``share`` times the calibrated stand-out at the board's lightness now."""
         if self.told:  # too few lines seen to tell their stand-out: each held to the calibrated one
             return any(v < share * want for v, want in self.told)
         got = np.concatenate([self.seen, self.mostly])
