@@ -112,7 +112,7 @@ def test_calibration_measures_the_tilt_from_the_start_position():
 
 def test_companion_calibrate_keeps_the_tilt_with_the_board(tmp_path, capsys):
     """``companion calibrate --game fenn``, found or touched at its ends, stores the tilt the still dice
-    show; the reads of the game (``companion read --board``) use it."""
+    show and how much the board's lines stand out; the reads of the game (``companion read --board``) use it."""
     from companion.cli import main
 
     scene = FennScene(seed=0)
@@ -129,8 +129,10 @@ def test_companion_calibrate_keeps_the_tilt_with_the_board(tmp_path, capsys):
         assert "the table tilted" in capsys.readouterr().out
         stored = BoardArea.from_dict(json.loads((tmp_path / "data" / "board.json").read_text()))
         assert abs(stored.across) <= DEFAULT.board.tilt_most
+        assert stored.lines != 0.0  # and how much its lines stand out
         if not ends:
-            assert (stored.across, stored.along) == pytest.approx((want.across, want.along), abs=1e-5)
+            assert (stored.across, stored.along, stored.lines) == pytest.approx((want.across, want.along, want.lines),
+                                                                                abs=1e-4)
 
 
 def test_a_black_die_beside_a_board_found_is_compared_within_the_tilt_across_not_known():
