@@ -35,7 +35,11 @@ Printed per way: the share read exactly (every die's colour, value and
 field, among still scenes), sure, sure but wrong, sure on still scenes, a
 hand or a lifted die read surely (must be 0), strays reported, the median
 read time single-threaded and its ratio to the fixed OpenCV workload of
-benchmarks/read_photos.py.
+benchmarks/read_photos.py. Renders whose labels give each die's ``along`` (461
+and up) also print, per way, how far from it the reader puts blue's and red's
+foot along the board on still scenes (``FennDie.at``; a die is asked about
+within ``board.line_margin`` of a line between fields, so an error larger
+than that can put it surely on the wrong field).
 
 Games: G random legal games (mock) rendered turn by turn, or the renders'
 game folder (``--game-dir``, e.g. ``fenn-game-1``: frames in play order, each
@@ -145,9 +149,14 @@ class Tally:
         self.n = self.still = self.exact = self.sure = self.wrong = self.sure_still = self.trouble_sure = 0
         self.strays = self.strays_seen = 0
         self.ms, self.work = [], []
+        self.off: list[float] = []  # still blue and red: the foot read along the board less the truth, fields
 
-    def add(self, r, want, still: bool, strays: int, work_ms: float):
+    def add(self, r, want, still: bool, strays: int, work_ms: float, along: dict | None = None):
+        """One read: ``want`` the true ``(colour, value, field)``s; ``along`` the true place along the board
+        of blue's and red's foot (fields, the renders' labels), where known."""
         got = [(d.colour, d.value, d.field) for d in r.dice]
+        if still and along:
+            self.off += [d.at[0] - along[d.colour] for d in r.dice if d.colour in along and d.at is not None]
         self.n += 1
         self.sure += r.sure
         self.ms.append(r.ms)
@@ -170,6 +179,18 @@ class Tally:
                 f"{self.trouble_sure} of {self.n - self.still} | {self.strays_seen} of {self.strays} | "
                 f"{m:.1f} | {m / w:.1f}× |")
 
+
+    def place(self, name: str) -> str:
+        """How far from the truth the reader puts blue's and red's foot along the board (still scenes)."""
+        if not self.off:
+            return ""
+        a = np.abs(self.off)
+        return (f"| {name} | {len(a)} | {np.median(a):.3f} | {np.percentile(a, 90):.3f} | {a.max():.3f} | "
+                f"{np.mean(self.off):+.3f} |")
+
+
+PLACE_HEADER = ("| board | blue and red dice | median error (fields) | 9 in 10 within | largest | mean (toward field 9 +) |"
+                "\n|---|---|---|---|---|---|")
 
 HEADER = ("| board | scenes | read exactly | sure | sure but wrong | sure on still | hand/lifted sure | "
           "strays reported | median ms | × workload |\n|---|---|---|---|---|---|---|---|---|---|")
@@ -270,7 +291,8 @@ def render_scenes(folder: str, verbose: bool = False) -> None:
         w = _timed_workload(frame)
         for name, tally, b in ways:
             r = reader.read_board(frame, b)
-            tally.add(r, _want(label), still, len(label.get("stray") or []), w)
+            tally.add(r, _want(label), still, len(label.get("stray") or []), w,
+                      {d["colour"]: d["along"] for d in label["dice"] if "along" in d})
             if verbose:
                 _say(label["image"], name, r, _want(label), still)
     print(f"Blender family (0-199 looked at, 200 and up never): {len(labels)} scenes from {folder}; the board found in "
@@ -283,6 +305,12 @@ def render_scenes(folder: str, verbose: bool = False) -> None:
     if at_start.n:
         print(at_start.row("found at the start"))
     print(calibrated.row("calibrated"))
+    places = [t.place(name) for name, t in (("found", found), ("found at the start", at_start),
+                                              ("calibrated", calibrated))]
+    if any(places):
+        print("\nWhere the foot of blue and red is read along the board, against the labels' `along` (still scenes):")
+        print(PLACE_HEADER)
+        print("\n".join(p for p in places if p))
 
 
 def _starts(folder: str) -> dict:

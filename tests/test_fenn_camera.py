@@ -313,7 +313,7 @@ def test_read_and_calibrate_from_the_command_line(tmp_path, capsys):
     assert [(d["colour"], d["value"], d["field"]) for d in lines[0]["dice"]] == [
         ("blue", 7, 2), ("red", 3, 6), ("black", 4, None)]
     assert lines[0]["sure"] is True and set(lines[0]["dice"][0]) == {
-        "colour", "value", "center", "size", "field", "confidence"}
+        "colour", "value", "center", "size", "field", "confidence", "at"}
     assert "error" in lines[1]
     assert main(["read", "--game", "fenn", "--find-board", "--json", str(tmp_path / "board.png")]) == 0
     assert json.loads(capsys.readouterr().out)["sure"] is True

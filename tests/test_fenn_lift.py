@@ -182,6 +182,8 @@ def test_a_die_set_near_a_line_between_fields_is_asked_about_never_read_on_the_w
             frame, _ = scene.frame(blue=(4, 5), red=(7, 4), black=6, seed=seed, stray=False, off={"blue": off})
             r = read_fenn(frame, board)
             blue = r.die("blue")
+            assert abs(blue.at[0] - (3.5 + off)) < 0.3 and 0 < blue.at[1] < 1  # its foot read (131: 0.27 off)
+            assert blue.to_dict()["at"] == pytest.approx(blue.at, abs=1e-3)
             if r.sure:
                 assert (blue.field, blue.value) == (4, 5), (seed, off)
             else:

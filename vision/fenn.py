@@ -145,8 +145,10 @@ class BoardArea:
 @dataclass(frozen=True)
 class FennDie:
     """A die read: ``colour`` (blue, red, black; None when unclear), ``value``
-    (pips counted), ``center`` px ``(x, y)``, ``size`` px (its side),
-    ``field`` (1-9, None beside the board), ``confidence`` 0-1."""
+    (pips counted), ``center`` px ``(x, y)`` (its top face), ``size`` px (its side),
+    ``field`` (1-9, None beside the board), ``confidence`` 0-1; ``at`` where its foot
+    stands on the board's plane, fields ``(along, across)`` (field 1's outer end at 0
+    along, field 9's at 9; the board's sides at 0 and 1 across), None for a stray."""
 
     colour: str | None
     value: int
@@ -154,11 +156,13 @@ class FennDie:
     size: float
     field: int | None
     confidence: float
+    at: tuple[float, float] | None = None
 
     def to_dict(self) -> dict:
-        """The die as ``companion read --game fenn --json`` prints it."""
+        """The die as ``companion read --game fenn --json`` prints it (``at`` where known)."""
         return {"colour": self.colour, "value": self.value, "center": [round(v, 1) for v in self.center],
-                "size": round(self.size, 1), "field": self.field, "confidence": round(self.confidence, 3)}
+                "size": round(self.size, 1), "field": self.field, "confidence": round(self.confidence, 3)} | \
+            ({"at": [round(v, 3) for v in self.at]} if self.at is not None else {})
 
 
 @dataclass(frozen=True)
@@ -457,7 +461,8 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
         # board was found or touched a little off) and stands on the field beside it.
         m = bc.edge_margin
         stands = on_board or d.colour in ("blue", "red") and -m <= y <= 1 + m and -m <= x < 9 + m
-        found.append(replace(d, field=min(max(int(np.floor(x)), 0), 8) + 1 if stands else None))
+        found.append(replace(d, field=min(max(int(np.floor(x)), 0), 8) + 1 if stands else None,
+                             at=(float(x), float(y))))
         if d.confidence >= config.sure:  # a face misread (its pips spread unlike its value's) tells no height
             spread.append((found[-1], pips, stands))
         if d.colour == "black" and on_board or d.colour in ("blue", "red") and not stands:
