@@ -179,7 +179,6 @@ class Tally:
                 f"{self.trouble_sure} of {self.n - self.still} | {self.strays_seen} of {self.strays} | "
                 f"{m:.1f} | {m / w:.1f}× |")
 
-
     def place(self, name: str) -> str:
         """How far from the truth the reader puts blue's and red's foot along the board (still scenes)."""
         if not self.off:

@@ -37,7 +37,7 @@ def test_a_board_keeps_its_tilt_in_its_file():
 @pytest.mark.parametrize("tilt", [{"across": "steep"}, {"across": 0.5}, {"across": True}, {"across": None},
                                   {"across": float("nan")}, {"along": 0.3}, {"along": "x"}, {"along": False},
                                   {"across_known": "no"}, {"across_known": 0}, {"lines": "dark"}, {"lines": True},
-                                  {"lines": 9.0}, {"lines": float("nan")}, {"lines": None}])
+                                  {"lines": 300.0}, {"lines": float("nan")}, {"lines": None}])
 def test_a_board_file_with_a_wrong_tilt_is_refused(tilt):
     with pytest.raises(BoardError):
         BoardArea.from_dict({"corners": CORNERS, "frame_size": [1640, 1232], **tilt})

@@ -277,8 +277,9 @@ class BoardConfig:
     #: toward grey of that mix, on a board whose mix shows ``shine_chroma`` or more
     #: (:func:`vision.fenn_over.something_over`). Fresh renders fenn-00461, -00466, -00479: shines
     #: 0.3-0.4 field², 0.4 of the way, 0.1-1 across and up to 8 toward grey; a light hand on a tan
-    #: board (mock) lies 5 and more across, a white cup beyond 0.6. Raising ``shine_hue`` takes hands of
-    #: nearly the board's hue for shines; 0 ``shine_most`` takes none.
+    #: board (mock) lies 5 and more across, render fenn-00496's hand 2.2-2.8 across but 11 more
+    #: colourful than the mix (``shine_hue`` bounds that too), a white cup beyond 0.6. Raising
+    #: ``shine_hue`` takes hands of nearly the board's hue for shines; 0 ``shine_most`` takes none.
     shine_hue: float = 3.0
     #: ... (see ``shine_hue``).
     shine_grey: float = 12.0

@@ -118,8 +118,8 @@ class BoardArea:
             if not isinstance(known, bool):
                 raise ValueError(f"across_known is {known!r}, not true or false")
             lines = d.get("lines", 0.0)
-            if isinstance(lines, bool) or not -4.0 <= float(lines) <= 4.0:
-                raise ValueError(f"lines is {lines!r}, not a share of the board's lightness (-4 to 4)")
+            if isinstance(lines, bool) or not -255.0 <= float(lines) <= 255.0:
+                raise ValueError(f"lines is {lines!r}, not a share of the board's lightness (-255 to 255)")
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise BoardError(f"not a board: {e}") from None
         if len(corners) != 4:

@@ -238,7 +238,7 @@ class FieldLines:
         """How much the lines between fields stand out in this frame, as a share of the board's median
         lightness where no die stands, negative for lines darker than the board; 0.0 where the board shows no lines
         (:attr:`there`). What calibration keeps (:attr:`vision.fenn.BoardArea.lines`)."""
-        return self.sign * self.typical / self._light if self.there and self._light > 0 else 0.0
+        return self.sign * self.typical / max(self._light, 1.0) if self.there else 0.0
 
     def hidden(self, share: float) -> bool:
         """Whether a line, where no die stands, stands out less than ``share`` times as much as the
