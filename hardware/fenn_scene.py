@@ -149,6 +149,19 @@ class FennScene:
         the table, the board's top by default."""
         return self._world_to_frame(*self._board_world(x, y), self.thick if height is None else height)
 
+    def region(self, x0: float, x1: float, y0: float = 0.0, y1: float = 1.0) -> np.ndarray:
+        """A mask (``H×W`` bool, the frame's pixels) of the rectangle of the board's plane from ``x0`` to
+        ``x1`` fields along and ``y0`` to ``y1`` across (0-1 the board's width; beyond it, the table at the
+        board's height): where a test paints a hand, a shade or a shine over the board.
+
+        >>> FennScene(seed=0).region(4.2, 4.8, 0.3, 0.7).any()
+        True
+        """
+        mask = np.zeros(self.size[::-1], np.uint8)
+        poly = [self.to_frame(x, y) for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
+        cv2.fillConvexPoly(mask, np.int32(np.round(poly)), 1)
+        return mask > 0
+
     def board_corners(self) -> list[tuple[float, float]]:
         """The board's top corners in the frame: field 1's outer end first, then along to field 9's, clockwise."""
         return [self.to_frame(x, y) for x, y in ((0, 0), (9, 0), (9, 1), (0, 1))]

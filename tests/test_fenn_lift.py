@@ -207,16 +207,8 @@ def test_a_calibrated_board_sees_a_hand_of_its_own_colour_where_the_dice_hide_mo
         still = read_fenn(frame, board)
         assert still.sure and [(d.field, d.value) for d in still.dice[:2]] == [(4, 2), (6, 3)]
         hand = frame.copy()  # the board's own colour (beside line 8, on field 9) over line 8
-        cv2.fillConvexPoly(hand, np.int32([scene.to_frame(x, y) for x, y in ((7.6, -0.1), (8.8, -0.1), (8.8, 1.1),
-                                                                              (7.6, 1.1))]),
-                           tuple(int(v) for v in np.median(frame[_inside(scene, 8.3, 8.8)], axis=0)))
+        hand[scene.region(7.6, 8.8, -0.1, 1.1)] = np.median(frame[scene.region(8.3, 8.8, 0.3, 0.7)], axis=0)
         assert FennReason.FOREIGN in read_fenn(hand, board).reasons
         caught_only_so += FennReason.FOREIGN not in read_fenn(hand, replace(board, lines=0.0)).reasons
     assert caught_only_so >= 2  # the frame alone showed too few lines there
 
-
-def _inside(scene, x0, x1):
-    """A mask (frame px) of the board's plane between ``x0`` and ``x1`` fields along, its middle across."""
-    mask = np.zeros(scene.size[::-1], np.uint8)
-    cv2.fillConvexPoly(mask, np.int32([scene.to_frame(x, y) for x, y in ((x0, 0.3), (x1, 0.3), (x1, 0.7), (x0, 0.7))]), 1)
-    return mask > 0
