@@ -1,7 +1,10 @@
 """Miwin's dice found in the mock camera's Fenn frames (:func:`vision.fenn.read_fenn`): faces hard to
 find because of what lies round them."""
 
+from dataclasses import replace
+
 from hardware.fenn_scene import FennScene
+from vision.config import DEFAULT
 from vision.fenn import BoardArea, find_board, measure_tilt, read_fenn
 
 
@@ -10,13 +13,14 @@ def _dice(r) -> list:
     return [(d.colour, d.value, d.field) for d in r.dice]
 
 
-def _read(seed: int, blue: tuple, red: tuple, black: int, frame_seed: int):
+def _read(seed: int, blue: tuple, red: tuple, black: int, frame_seed: int, config=DEFAULT):
     """The read of mock scene ``seed``'s board with blue and red at ``(field, value)`` and the black die
-    showing ``black`` (no stray), its board calibrated from its true corners, and what it should read."""
+    showing ``black`` (no stray), its board calibrated from its true corners, and what it should read
+    (``config``: the reader's)."""
     scene = FennScene(seed=seed)
     board = BoardArea(tuple(scene.board_corners()), scene.size)
     frame, _ = scene.frame(blue=blue, red=red, black=black, seed=frame_seed, stray=False)
-    r = read_fenn(frame, board)
+    r = read_fenn(frame, board, config=config)
     return r, [("blue", blue[1], blue[0]), ("red", red[1], red[0]), ("black", black, None)]
 
 
@@ -47,9 +51,15 @@ def test_a_mark_beside_a_counted_face_is_left_out_and_the_read_asks():
     """A black 7 read with one mark more (8 marks in no regular pattern: a side's pip or a speck beside
     the face): the mark whose mirror image through the face's middle holds no pip is left out, the 7
     left is regular and the black die carries it, so it is read 7 (it was read 8); a pip left out is a
-    guess, so the read asks."""
+    guess, so the read asks. Scene 52's square found for it is 1.3 times the die's side or more (the
+    mark taken in): read again in a square of the die's size round its pips, the 7 is whole and
+    regular with no mark left out, and the read is sure (``reread_large``; out of reach, it asks)."""
+    once = replace(DEFAULT, board=replace(DEFAULT.board, reread_large=3.0))
     for seed in (48, 52):
         r, _want = _read(seed, (2, 7), (8, 9), 7, seed)
+        assert _dice(r) == [("blue", 7, 2), ("red", 9, 8), ("black", 7, None)]
+        assert r.sure == (seed == 52), seed
+        r, _want = _read(seed, (2, 7), (8, 9), 7, seed, config=once)
         assert _dice(r) == [("blue", 7, 2), ("red", 9, 8), ("black", 7, None)]
         assert not r.sure, seed
 

@@ -331,6 +331,20 @@ def test_a_side_faces_squashed_pips_are_not_read_with_the_top_face():
     assert not r.sure
 
 
+def test_a_face_read_unsurely_in_a_square_far_larger_than_the_die_is_read_again_at_its_size():
+    """fenn-00499 (a gingham cloth, re-saved at JPEG quality 85 to keep it small): the square found for
+    the black 8 beside the board is 1.5 times the die's side, and its face in it is read 8 unsurely. Read
+    again in a square of the die's size round its pips, it is read 8 surely: the read is exact and sure.
+    Without the second look (``reread_large`` out of reach) it asks ``hard_to_read``."""
+    label, r = _read("fenn-00499.jpg")
+    assert [(d.colour, d.value, d.field) for d in r.dice] == _want(label) and r.sure
+    frame = cv2.imread(os.path.join(RENDERS, "fenn-00499.jpg"))
+    board = BoardArea(tuple(map(tuple, label["board_corners"])), (frame.shape[1], frame.shape[0]))
+    once = replace(DEFAULT, board=replace(DEFAULT.board, reread_large=3.0))
+    r = read_fenn(frame, board, dice=DICE_SETS[label["dice_set"]], config=once)
+    assert r.die("black").value == 8 and FennReason.HARD_TO_READ in r.reasons
+
+
 def test_a_2_is_found_beside_a_blot_of_another_colour_and_on_a_smaller_die():
     """fenn-00402: a red 2 on a pine board whose top pip lies beside the blue die's shadow, a blot of
     twice a pip's area and of another colour grouped with it, taken for the face's pip and a third

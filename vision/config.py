@@ -232,6 +232,13 @@ class BoardConfig:
     #: width apart (:func:`vision.fenn_board.refine`). A camera tilted 12° shows fields up to 2 % off
     #: square; renders 349-368 found strips 0.78-0.93 as wide. Raising it keeps more strips as found.
     square_within: float = 0.05
+    #: A face read unsurely in a square ``reread_large`` times the set's die's side or more (its shadow or
+    #: a side of its colour taken in: renders 476, 499, 1.4-1.5 times) is read again in a square of the
+    #: die's size round its pips; the read kept where it reads the same die and value surer, in a regular
+    #: pattern. A die held up looks 4-9 % larger, its sides seen (render 408: 1.26 times); re-read where
+    #: the square is nearer the die's size, the mock family read a 2 as a sure 1 (scene 10055). Lowering
+    #: it re-reads more squares, a held die's too.
+    reread_large: float = 1.3
     #: How far (a share of a pattern's size per field) the tilt across a board found in the frame, or
     #: touched, may be off (:attr:`vision.fenn.BoardArea.across_known`): a die beside it is held up only
     #: beyond what such a tilt gives (:func:`vision.fenn_lift.held_up`). The boards found on issue 38's
@@ -311,7 +318,8 @@ class BoardConfig:
                       "shine_most": (0.0, 1.0), "shine_chroma": (0.0, 120.0),
                       "foreign_edge": (0.0, 1.0), "even_chroma": (0.0, 255.0), "even_other": (0.0, 1.0),
                       "held_up": (0.05, 5.0), "tilt_most": (0.0, 0.2), "across_span": (0.2, 10.0), "along_span": (1.0, 9.0),
-                      "square_within": (0.0, 1.0), "across_unknown": (0.0, 0.2),
+                      "square_within": (0.0, 1.0), "reread_large": (1.0, 3.0),
+                      "across_unknown": (0.0, 0.2),
                       "pip_symmetry": (0.05, 2.0),
                       "no_colour_die": (0.0, 1.0)})
         lo, hi = self.square_area if len(self.square_area) == 2 else (1.0, 1.0)

@@ -375,6 +375,15 @@ def read_fenn(frame: np.ndarray, board: BoardArea, *, dice: DiceSet = MIWIN,
                 d, pips = replace(wide, center=d.center, size=d.size), wide_pips
         if d.value == 0:
             continue  # no pips read: no die
+        k = bc.die * local / max(float(np.hypot(*(f.box[1] - f.box[0]))), 1.0)  # the set's die's side over the square's
+        if d.confidence < config.sure and d.colour and len(pips) and k <= 1 / bc.reread_large:
+            # Read unsurely in a square far larger than the die (its shadow or a side taken in): read again in
+            # a square of the die's size round its pips, kept where it reads the same surer (config).
+            at = f.box.mean(axis=0)
+            again, again_pips = _read_face(frame, pips.mean(axis=0) + (f.box - at) * k, np.eye(3), 0, dice, config)
+            if (again.colour, again.value) == (d.colour, d.value) and again.confidence > d.confidence and \
+                    regular_pattern(again_pips, bc.pip_symmetry):
+                d, pips = replace(again, center=d.center, size=d.size), again_pips
         x, y = standing_at((float(mid[0]), float(mid[1])), camera, f.side / local)
         on = -bc.edge_margin <= y <= 1 + bc.edge_margin and -bc.edge_margin <= x <= 9 + bc.edge_margin
         if on and (d.colour not in ("blue", "red") or d.confidence <= 0) and \
